@@ -1,0 +1,63 @@
+"""Board geometry as data: square numbers, entries, safe squares, home paths.
+
+Each game's rules read their board from here, so a rule set is its tables plus the few rules that
+really differ. Diagrams: ``docs/rules/parcheesi.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RaceBoard:
+    """A loop track with one entry per color and a private home path leading to Home.
+
+    Squares are numbered 1..track; a piece's *progress* counts from its own entry (0) to the last
+    track square (``last``), then up the home path to Home. Cells number every square a piece can
+    stand on: the track squares 1..track, then each color's home path in turn; 0 means "no cell"
+    (the nest or Home).
+    """
+
+    track: int
+    entries: tuple[int, ...]
+    safe: frozenset[int]
+    last: int  # progress of the last track square before the home path
+    home_path: int
+    colors: str
+
+    @property
+    def home(self) -> int:
+        """Progress of Home."""
+        return self.last + self.home_path + 1
+
+    @property
+    def cells(self) -> int:
+        return self.track + 1 + self.home_path * len(self.entries)
+
+    def cell(self, color: int, progress: int) -> int:
+        """The cell a piece of ``color`` stands on at ``progress`` (0 for nest or Home)."""
+        if progress < 0 or progress >= self.home:
+            return 0
+        if progress <= self.last:
+            return (self.entries[color] - 1 + progress) % self.track + 1
+        return self.track + 1 + self.home_path * color + (progress - self.last - 1)
+
+    def progress(self, color: int, square: int) -> int:
+        """Progress of a ``color`` piece on track ``square``; raises if that color can't be there."""
+        progress = (square - self.entries[color]) % self.track
+        if progress > self.last:
+            raise ValueError(f"a {self.colors[color]} piece never stands on square {square}")
+        return progress
+
+
+# The standard Parcheesi board: 68 squares, entries 17 apart, each quarter with three safety spaces
+# (the entry, 7 after it, and 12 after it, which is the next color's turn into its home path).
+PARCHEESI = RaceBoard(
+    track=68,
+    entries=(5, 22, 39, 56),
+    safe=frozenset({5, 12, 17, 22, 29, 34, 39, 46, 51, 56, 63, 68}),
+    last=63,
+    home_path=7,
+    colors="YBRG",
+)

@@ -1,0 +1,149 @@
+"""Turn machinery shared by every rule set: moves, phases, who goes first, and the match runner.
+
+A game alternates chance nodes (a roll) and decision points (choose one of the legal moves, which
+each rule set lists in a canonical order). The log of a game is the list of steps taken, each an
+``(index, radix)`` pair: a roll is a forced step ``(0, 1)``, a move is the index chosen among
+``radix`` legal moves. Replaying the same steps with the same dice gives the same game, which is
+what lets a link hold only a seed and this log.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple, Protocol
+
+ROLL, MOVE, OVER = "roll", "move", "over"
+
+
+class IllegalMove(ValueError):
+    """A move index outside the legal list, or a step that does not fit the phase."""
+
+
+class Move(NamedTuple):
+    """One piece going from ``src`` to ``dst`` (rule-set progress units), using ``values``.
+
+    ``values`` are the dice or bonus values the move spends; a move names its destination, not
+    just its piece, because one piece and roll may reach several places in some games.
+    """
+
+    piece: int
+    src: int
+    dst: int
+    values: tuple[int, ...]
+
+
+class Rules(Protocol):
+    """What a rule set provides to the runner (see ``parcheesi.Parcheesi``)."""
+
+    name: str
+    dice_count: int
+
+    def initial(self, colors: tuple[int, ...], first: int): ...
+    def roll(self, state, dice: tuple[int, ...]) -> None: ...
+    def legal_moves(self, state) -> list[Move]: ...
+    def play(self, state, move: Move) -> None: ...
+
+
+class Reader(Protocol):
+    """A source of logged step indices (``app.link.LogReader`` is one)."""
+
+    remaining: int
+
+    def take(self, radix: int) -> int: ...
+
+
+def first_player(seats: int, dice_count: int, die: Callable[[int], int]):
+    """Everyone rolls; the highest total starts; tied leaders roll again.
+
+    Returns ``(seat, dice_used, rounds)`` where ``rounds`` lists each round's ``{seat: total}``.
+
+    >>> seq = iter([6, 2, 6, 5, 6])
+    >>> first_player(3, 1, lambda i: next(seq))
+    (2, 5, [{0: 6, 1: 2, 2: 6}, {0: 5, 2: 6}])
+    """
+    index = 0
+    contenders = list(range(seats))
+    rounds = []
+    while True:
+        totals = {}
+        for seat in contenders:
+            totals[seat] = sum(die(index + k) for k in range(dice_count))
+            index += dice_count
+        rounds.append(totals)
+        best = max(totals.values())
+        contenders = [seat for seat in contenders if totals[seat] == best]
+        if len(contenders) == 1:
+            return contenders[0], index, rounds
+
+
+class Match:
+    """A game being played or replayed: rules, position, dice stream and the steps taken.
+
+    ``die(i)`` gives the i-th die of this game (``app.engine.dice.Dice.die``); the match consumes
+    dice in order, so the same log always meets the same dice.
+    """
+
+    def __init__(self, rules, colors: tuple[int, ...], die: Callable[[int], int]):
+        self.rules = rules
+        self.die = die
+        first, self.next_die, self.start_rounds = first_player(len(colors), rules.dice_count, die)
+        self.state = rules.initial(tuple(colors), first)
+        self.steps: list[tuple[int, int]] = []
+        self.history: list[tuple] = []  # ("roll", seat, dice) / ("move", seat, move)
+        self._moves: list[Move] | None = None
+
+    @property
+    def phase(self) -> str:
+        return self.state.phase
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    def legal_moves(self) -> list[Move]:
+        if self.state.phase != MOVE:
+            return []
+        if self._moves is None:
+            self._moves = self.rules.legal_moves(self.state)
+        return self._moves
+
+    def roll(self) -> tuple[int, ...]:
+        """Resolve the chance node: the next dice of this game's stream."""
+        if self.state.phase != ROLL:
+            raise IllegalMove("it is not time to roll")
+        count = self.rules.dice_count
+        dice = tuple(self.die(self.next_die + k) for k in range(count))
+        self.next_die += count
+        self.history.append(("roll", self.state.turn, dice))
+        self.rules.roll(self.state, dice)
+        self._moves = None
+        self.steps.append((0, 1))
+        return dice
+
+    def play(self, index: int) -> Move:
+        """Play the legal move at ``index`` of the canonical list."""
+        moves = self.legal_moves()
+        if self.state.phase != MOVE or not 0 <= index < len(moves):
+            raise IllegalMove(f"no legal move number {index}")
+        move = moves[index]
+        self.history.append(("move", self.state.turn, move))
+        self.rules.play(self.state, move)
+        self._moves = None
+        self.steps.append((index, len(moves)))
+        return move
+
+    def step(self, index: int = 0):
+        """Take the next step: roll at a chance node, otherwise play move ``index``."""
+        return self.roll() if self.state.phase == ROLL else self.play(index)
+
+    def replay(self, reader: Reader) -> "Match":
+        """Apply every logged step; raises ``IllegalMove`` if the log does not fit the game."""
+        while reader.remaining:
+            phase = self.state.phase
+            if phase == ROLL:
+                reader.take(1)
+                self.roll()
+            elif phase == MOVE:
+                self.play(reader.take(len(self.legal_moves())))
+            else:
+                raise IllegalMove("the log goes on after the game ended")
+        return self
