@@ -226,7 +226,15 @@ class Parcheesi:
 
     def _most(self, state: State) -> int:
         """The most values a play can still use from here (bonuses earned on the way count)."""
-        return self._evaluate(state)[2] if state.pool else 0
+        pool = state.pool
+        if len(pool) == 1:  # the common last value: cheaper to work out than to remember
+            best = 0
+            for move, bonus in self._options(state):
+                total = self._total(state, move, True) if bonus else 1
+                if total > best:
+                    best = total
+            return best
+        return self._evaluate(state)[2] if pool else 0
 
     def _evaluate(self, state: State):
         """Options, the most values each can lead to, and the best of those; remembered for the

@@ -1,0 +1,1 @@
+"""Boardpass: Parcheesi, Ludo and Red Arse played by passing a signed link."""

@@ -1,0 +1,1 @@
+"""Pure rules: no Flask, no I/O, no clock, no global randomness."""

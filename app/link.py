@@ -1,0 +1,359 @@
+"""The link codec: a whole game (header + move log) as one short, signed, URL-safe token.
+
+Token: ``base64url(payload) "." signature``, where the signature is HMAC-SHA256 (itsdangerous,
+salt ``boardpass.link``, HMAC key derivation) truncated to 16 bytes: 22 base64url characters whose
+last one is always a letter, so phones' link detectors never cut the token short.
+
+Payload (varint = unsigned LEB128)::
+
+    u8      format_version                  (1)
+    varint  rules_version
+    u8      game index                      (GAMES)
+    varint  options
+    u8      seat count                      (at most 6)
+    per seat:
+        u8      color << 3 | bot << 1 | has_phone
+        varint  name length, then the name in UTF-8
+    8 bytes seed
+    varint  log count                       (decisions, forced ones included)
+    if any seat has a phone:
+        varint  blob length, then the blob: the phones joined with "," and encrypted with
+                AES-SIV (associated data = seed), so they never travel in clear
+    rest    the log: one mixed-radix integer, little-endian, minimal length
+
+The log stores, at each decision point, the index chosen among ``radix`` legal moves. All indices
+form one integer N = sum(index_k * prod(radix_j for j < k)), which needs only about
+sum(log2 radix) bits: a forced move (radix 1) costs nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import math
+import re
+from dataclasses import dataclass, field
+
+from itsdangerous.signer import HMACAlgorithm, Signer
+
+from app.keys import Keys
+
+GAMES = ("parcheesi", "red-arse", "ludo")
+FORMAT_VERSION = 1
+MAX_TOKEN = 4096
+MAX_SEATS = 6
+MAX_NAME = 24
+SEED_BYTES = 8
+_SIG_CHARS = 22  # 16 bytes in base64url without padding
+_VARINT_BYTES = 9  # 63 bits: far beyond any real count, but bounded
+_E164 = re.compile(r"\+[1-9][0-9]{1,14}")
+
+
+class LinkError(ValueError):
+    """A link that can't be played; ``str(error)`` is a message fit to show a player."""
+
+    message = "This link is not a valid Boardpass game."
+
+    def __init__(self, message: str | None = None):
+        super().__init__(message or self.message)
+
+
+class OversizedLink(LinkError):
+    message = "This link is far too long to be a Boardpass game."
+
+
+class TruncatedLink(LinkError):
+    message = "This link is incomplete. It may have been cut off when it was copied or sent."
+
+
+class BadSignature(LinkError):
+    message = "This link has been changed since it was made, so it can't be trusted."
+
+
+class UnknownVersion(LinkError):
+    message = "This link comes from a different version of Boardpass and can't be opened here."
+
+
+class MalformedLink(LinkError):
+    message = "This link is damaged and can't be read."
+
+
+class IllegalLog(LinkError):
+    message = "The moves in this link don't fit the game."
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player: ``bot`` 0 is a human, 1..3 a bot's strength; ``phone`` is E.164 or None."""
+
+    name: str
+    color: int
+    bot: int = 0
+    phone: str | None = field(default=None, repr=False)  # private: keep it out of logs
+
+    def __post_init__(self):
+        object.__setattr__(self, "name", self.name.strip())
+        if len(self.name) > MAX_NAME:
+            raise ValueError(f"a name has at most {MAX_NAME} characters")
+        if not 0 <= self.color < 32:
+            raise ValueError("color must be in 0..31")
+        if not 0 <= self.bot <= 3:
+            raise ValueError("bot must be 0 (human) or a strength 1..3")
+        if self.phone is not None and not _E164.fullmatch(self.phone):
+            raise ValueError("phone must be in E.164 form, like +15551234567")
+
+
+@dataclass(frozen=True)
+class Header:
+    """Everything about a game except its moves."""
+
+    game: str
+    seats: tuple[Seat, ...]
+    seed: bytes
+    options: int = 0
+    rules_version: int = 1
+    format_version: int = FORMAT_VERSION
+
+    def __post_init__(self):
+        object.__setattr__(self, "seats", tuple(self.seats))
+        if self.game not in GAMES:
+            raise ValueError(f"game must be one of {GAMES}")
+        if len(self.seats) > MAX_SEATS:
+            raise ValueError(f"at most {MAX_SEATS} seats")
+        if len(self.seed) != SEED_BYTES:
+            raise ValueError(f"the seed is {SEED_BYTES} bytes")
+        if self.options < 0 or self.rules_version < 0:
+            raise ValueError("options and rules_version are not negative")
+
+
+# -- the move log ---------------------------------------------------------------------------------
+
+
+def pack_log(pairs: list[tuple[int, int]]) -> tuple[int, bytes]:
+    """``(count, data)``: the (index, radix) pairs as one mixed-radix integer, little-endian."""
+    number = 0
+    for index, radix in reversed(pairs):
+        if not 0 <= index < radix:
+            raise ValueError(f"index {index} is not below radix {radix}")
+        number = number * radix + index
+    return len(pairs), number.to_bytes((number.bit_length() + 7) // 8, "little")
+
+
+class LogReader:
+    """Gives back the logged indices one decision at a time, as the replay asks for them.
+
+    The reader can't know the radices: only the replayed game does, so it passes each one in.
+    """
+
+    __slots__ = ("remaining", "_number")
+
+    def __init__(self, count: int, data: bytes):
+        self.remaining = count
+        self._number = int.from_bytes(data, "little")
+
+    def take(self, radix: int) -> int:
+        if self.remaining <= 0:
+            raise IllegalLog("The link's moves ran out before the game expected.")
+        self.remaining -= 1
+        self._number, index = divmod(self._number, radix)
+        return index
+
+    def finish(self) -> None:
+        """Call after the replay: refuses decisions left over or data beyond the log."""
+        if self.remaining or self._number:
+            raise IllegalLog("The link holds more moves than the game can use.")
+
+
+def info_bits(log: list[tuple[int, int]]) -> float:
+    """The information in a log, in bits: the floor for any encoding of it."""
+    return sum(math.log2(radix) for _, radix in log)
+
+
+# -- the binary payload ---------------------------------------------------------------------------
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+class _Reader:
+    """Reads the payload front to back; any short or bad read is a MalformedLink."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self.pos = 0
+
+    def take(self, size: int) -> bytes:
+        end = self.pos + size
+        if end > len(self.data):
+            raise MalformedLink()
+        chunk = self.data[self.pos : end]
+        self.pos = end
+        return chunk
+
+    def u8(self) -> int:
+        return self.take(1)[0]
+
+    def varint(self) -> int:
+        value = 0
+        for shift in range(0, 7 * _VARINT_BYTES, 7):
+            byte = self.u8()
+            value |= (byte & 0x7F) << shift
+            if byte < 0x80:
+                return value
+        raise MalformedLink()
+
+    def rest(self) -> bytes:
+        return self.data[self.pos :]
+
+
+def _pack(header: Header, log: list[tuple[int, int]], keys: Keys) -> bytes:
+    if header.format_version != FORMAT_VERSION:
+        raise ValueError(f"only format version {FORMAT_VERSION} can be written")
+    out = bytearray()
+    out.append(header.format_version)
+    out += _varint(header.rules_version)
+    out.append(GAMES.index(header.game))
+    out += _varint(header.options)
+    out.append(len(header.seats))
+    for seat in header.seats:
+        name = seat.name.encode("utf-8")
+        out.append(seat.color << 3 | seat.bot << 1 | (seat.phone is not None))
+        out += _varint(len(name)) + name
+    out += header.seed
+    count, data = pack_log(log)
+    out += _varint(count)
+    phones = [seat.phone for seat in header.seats if seat.phone is not None]
+    if phones:
+        blob = _siv(keys).encrypt(",".join(phones).encode("ascii"), [header.seed])
+        out += _varint(len(blob)) + blob
+    out += data
+    return bytes(out)
+
+
+def _unpack(payload: bytes, keys: Keys) -> tuple[Header, LogReader]:
+    read = _Reader(payload)
+    if read.u8() != FORMAT_VERSION:
+        raise UnknownVersion()
+    rules_version = read.varint()
+    game = read.u8()
+    if game >= len(GAMES):
+        raise UnknownVersion()
+    options = read.varint()
+    seat_count = read.u8()
+    if seat_count > MAX_SEATS:
+        raise MalformedLink()
+    seats = []
+    for _ in range(seat_count):
+        bits = read.u8()
+        name = read.take(read.varint()).decode("utf-8")
+        seats.append((name, bits >> 3, bits >> 1 & 3, bits & 1))
+    seed = read.take(SEED_BYTES)
+    count = read.varint()
+    phone_count = sum(has_phone for *_, has_phone in seats)
+    phones = iter(())
+    if phone_count:
+        phones = iter(_open_phones(read.take(read.varint()), seed, keys, phone_count))
+    data = read.rest()
+    if data[-1:] == b"\0":
+        raise MalformedLink()  # not minimal: we never write this
+    header = Header(
+        game=GAMES[game],
+        seats=tuple(
+            Seat(name, color, bot, next(phones) if has_phone else None)
+            for name, color, bot, has_phone in seats
+        ),
+        seed=seed,
+        options=options,
+        rules_version=rules_version,
+    )
+    return header, LogReader(count, data)
+
+
+def _open_phones(blob: bytes, seed: bytes, keys: Keys, count: int) -> list[str]:
+    from cryptography.exceptions import InvalidTag
+
+    try:
+        phones = _siv(keys).decrypt(blob, [seed]).decode("ascii").split(",")
+    except InvalidTag:
+        raise MalformedLink() from None
+    if len(phones) != count:
+        raise MalformedLink()
+    return phones
+
+
+def _siv(keys: Keys):
+    # Imported here: only games with phone numbers pay for loading the cipher (cold starts).
+    from cryptography.hazmat.primitives.ciphers.aead import AESSIV
+
+    return AESSIV(keys.phone)
+
+
+# -- signing --------------------------------------------------------------------------------------
+
+
+class _HMACSHA256x128(HMACAlgorithm):
+    """HMAC-SHA256 cut to 16 bytes: forging still takes 2**128 tries, and the link stays short."""
+
+    def __init__(self):
+        super().__init__(hashlib.sha256)
+
+    def get_signature(self, key: bytes, value: bytes) -> bytes:
+        return hmac.digest(key, value, "sha256")[:16]
+
+
+def _signer(keys: Keys) -> Signer:
+    return Signer(
+        secret_key=list(keys.signing),
+        salt="boardpass.link",
+        sep=".",
+        key_derivation="hmac",
+        digest_method=hashlib.sha256,
+        algorithm=_HMACSHA256x128(),
+    )
+
+
+def _sign(payload: bytes, keys: Keys) -> str:
+    text = base64.urlsafe_b64encode(payload).rstrip(b"=")
+    return _signer(keys).sign(text).decode("ascii")
+
+
+def encode(header: Header, log: list[tuple[int, int]], keys: Keys) -> str:
+    """The token for a game: its header and every decision taken so far."""
+    return _sign(_pack(header, log, keys), keys)
+
+
+def decode(token: str, keys: Keys) -> tuple[Header, LogReader]:
+    """Verify and read a token; every way it can be wrong raises a LinkError subclass."""
+    if len(token) > MAX_TOKEN:
+        raise OversizedLink()
+    token = token.strip()
+    text, sep, signature = token.rpartition(".")
+    if not sep or not text or len(signature) < _SIG_CHARS:
+        raise TruncatedLink()
+    if not _canonical_signature(signature) or not _signer(keys).verify_signature(text, signature):
+        raise BadSignature()
+    try:
+        return _unpack(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)), keys)
+    except LinkError:
+        raise
+    except ValueError:  # bad base64 or UTF-8, or a field out of range: all only after signing
+        raise MalformedLink() from None
+
+
+def _canonical_signature(signature: str) -> bool:
+    """Exactly the 22 characters we write: base64 decoding alone would ignore stray bits."""
+    if len(signature) != _SIG_CHARS or not signature.isascii():
+        return False
+    try:
+        raw = base64.urlsafe_b64decode(signature + "==")
+    except binascii.Error:
+        return False
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii") == signature

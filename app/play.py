@@ -1,0 +1,115 @@
+"""The play service: where links meet the rules. Web handlers and the command line both use it.
+
+A ``Game`` is a decoded link replayed through the engine. It can take the next step, and it gives
+the link for the position it has reached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, replace
+
+from app import link
+from app.engine.core import ROLL, OVER, IllegalMove, Match
+from app.engine.dice import Dice, commitment, game_secret
+from app.engine.games import default_colors, rules_for
+from app.keys import Keys
+from app.link import Header, Seat
+
+
+@dataclass
+class Game:
+    header: Header
+    match: Match
+    keys: Keys
+
+    @classmethod
+    def new(cls, game: str, seats: list[Seat], keys: Keys, seed: bytes | None = None,
+            options: int = 0) -> "Game":
+        """A fresh game; ``seed`` defaults to 8 random bytes (tests pass their own)."""
+        rules = rules_for(game)
+        seed = secrets.token_bytes(link.SEED_BYTES) if seed is None else seed
+        header = Header(game=game, seats=tuple(seats), seed=seed, options=options,
+                        rules_version=rules.rules_version)
+        return cls(header, cls._match(header, keys), keys)
+
+    @classmethod
+    def from_token(cls, token: str, keys: Keys) -> "Game":
+        """Verify and replay a link; raises a ``link.LinkError`` subclass when it can't be played."""
+        header, reader = link.decode(token, keys)
+        rules = rules_for(header.game)
+        if header.rules_version != rules.rules_version:
+            raise link.UnknownVersion(
+                "This link was made for another version of the rules and can't be replayed.")
+        match = cls._match(header, keys)
+        try:
+            match.replay(reader)
+        except IllegalMove as error:
+            raise link.IllegalLog() from error
+        reader.finish()
+        return cls(header, match, keys)
+
+    @staticmethod
+    def _match(header: Header, keys: Keys) -> Match:
+        dice = Dice(game_secret(keys.dice, header.seed))
+        return Match(rules_for(header.game), tuple(s.color for s in header.seats), dice.die)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def rules(self):
+        return self.match.rules
+
+    @property
+    def state(self):
+        return self.match.state
+
+    @property
+    def over(self) -> bool:
+        return self.match.phase == OVER
+
+    def position(self) -> str:
+        """The current position in notation (docs/notation.md)."""
+        return self.rules.format(self.state)
+
+    def commitment(self) -> str:
+        """The hash of this game's dice secret, shown from the first move on."""
+        return commitment(game_secret(self.keys.dice, self.header.seed))
+
+    def revealed_secret(self) -> str | None:
+        """The dice secret in hex once the game is over (never before: it decides every roll)."""
+        return game_secret(self.keys.dice, self.header.seed).hex() if self.over else None
+
+    def token(self) -> str:
+        """The signed link for the position reached."""
+        return link.encode(self.header, self.match.steps, self.keys)
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def step(self, index: int = 0):
+        """Roll (at a chance node) or play the legal move at ``index``."""
+        return self.match.step(index)
+
+    def with_seats(self, seats: list[Seat]) -> "Game":
+        """The same game with changed seat details (names, phones); colors can't change."""
+        if [s.color for s in seats] != [s.color for s in self.header.seats]:
+            raise ValueError("seats keep their colors")
+        return Game(replace(self.header, seats=tuple(seats)), self.match, self.keys)
+
+
+def simulation_seed(seed: int | str, number: int) -> bytes:
+    """The seed of game ``number`` of a reproducible simulation run."""
+    return hashlib.sha256(f"{seed}/{number}".encode()).digest()[: link.SEED_BYTES]
+
+
+NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
+
+
+def demo_seats(game: str, players: int) -> list[Seat]:
+    """Named human seats in the default colors, for simulations and benchmarks."""
+    colors = default_colors(game, players)
+    return [Seat(name=NAMES[i], color=c) for i, c in enumerate(colors)]
+
+
+__all__ = ["Game", "Seat", "ROLL", "OVER", "simulation_seed", "demo_seats"]
