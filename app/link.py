@@ -238,7 +238,7 @@ def _pack(header: Header, log: list[tuple[int, int]], keys: Keys) -> bytes:
     return bytes(out)
 
 
-def _unpack(payload: bytes, keys: Keys) -> tuple[Header, LogReader]:
+def _unpack(payload: bytes, keys: Keys | None) -> tuple[Header, LogReader]:
     read = _Reader(payload)
     if read.u8() != FORMAT_VERSION:
         raise UnknownVersion()
@@ -260,7 +260,8 @@ def _unpack(payload: bytes, keys: Keys) -> tuple[Header, LogReader]:
     phone_count = sum(has_phone for *_, has_phone in seats)
     phones = iter(())
     if phone_count:
-        phones = iter(_open_phones(read.take(read.varint()), seed, keys, phone_count))
+        blob = read.take(read.varint())
+        phones = iter(_open_phones(blob, seed, keys, phone_count) if keys else [None] * phone_count)
     data = read.rest()
     if data[-1:] == b"\0":
         raise MalformedLink()  # not minimal: we never write this
@@ -345,6 +346,22 @@ def decode(token: str, keys: Keys) -> tuple[Header, LogReader]:
     except LinkError:
         raise
     except ValueError:  # bad base64 or UTF-8, or a field out of range: all only after signing
+        raise MalformedLink() from None
+
+
+def read_unverified(token: str) -> tuple[Header, LogReader]:
+    """Read a token without its signature or phone numbers: what anyone can do without the
+    server's keys, enough to check a finished game's dice (``python -m app verify``)."""
+    if len(token) > MAX_TOKEN:
+        raise OversizedLink()
+    text, sep, _ = token.strip().rpartition(".")
+    if not sep or not text:
+        raise TruncatedLink()
+    try:
+        return _unpack(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)), None)
+    except LinkError:
+        raise
+    except ValueError:
         raise MalformedLink() from None
 
 

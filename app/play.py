@@ -32,28 +32,13 @@ class Game:
         seed = secrets.token_bytes(link.SEED_BYTES) if seed is None else seed
         header = Header(game=game, seats=tuple(seats), seed=seed, options=options,
                         rules_version=rules.rules_version)
-        return cls(header, cls._match(header, keys), keys)
+        return cls(header, new_match(header, game_secret(keys.dice, seed)), keys)
 
     @classmethod
     def from_token(cls, token: str, keys: Keys) -> "Game":
         """Verify and replay a link; raises a ``link.LinkError`` subclass when it can't be played."""
         header, reader = link.decode(token, keys)
-        rules = rules_for(header.game)
-        if header.rules_version != rules.rules_version:
-            raise link.UnknownVersion(
-                "This link was made for another version of the rules and can't be replayed.")
-        match = cls._match(header, keys)
-        try:
-            match.replay(reader)
-        except IllegalMove as error:
-            raise link.IllegalLog() from error
-        reader.finish()
-        return cls(header, match, keys)
-
-    @staticmethod
-    def _match(header: Header, keys: Keys) -> Match:
-        dice = Dice(game_secret(keys.dice, header.seed))
-        return Match(rules_for(header.game), tuple(s.color for s in header.seats), dice.die)
+        return cls(header, replay(header, reader, game_secret(keys.dice, header.seed)), keys)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -96,6 +81,26 @@ class Game:
         if [s.color for s in seats] != [s.color for s in self.header.seats]:
             raise ValueError("seats keep their colors")
         return Game(replace(self.header, seats=tuple(seats)), self.match, self.keys)
+
+
+def new_match(header: Header, secret: bytes) -> Match:
+    """The match a header starts, its dice drawn from the game's dice ``secret``."""
+    rules = rules_for(header.game)
+    if header.rules_version != rules.rules_version:
+        raise link.UnknownVersion(
+            "This link was made for another version of the rules and can't be replayed.")
+    return Match(rules, tuple(s.color for s in header.seats), Dice(secret).die)
+
+
+def replay(header: Header, reader, secret: bytes) -> Match:
+    """Replay a decoded log; a log the rules refuse raises ``link.IllegalLog``."""
+    match = new_match(header, secret)
+    try:
+        match.replay(reader)
+    except IllegalMove as error:
+        raise link.IllegalLog() from error
+    reader.finish()
+    return match
 
 
 def simulation_seed(seed: int | str, number: int) -> bytes:

@@ -73,6 +73,7 @@ class Parcheesi:
         self.board = board
         self.home = home = board.home
         self._rests = {}
+        self._pool_sums = {}
         colors = range(len(board.entries))
         # cell[color][progress + 1]: the cell a piece stands on (0 for the nest and Home).
         self.cell = [[board.cell(c, p) for p in range(NEST, home + 1)] for c in colors]
@@ -179,40 +180,129 @@ class Parcheesi:
             return []
         if state.moves is not None:
             return state.moves
-        options, totals, best = self._evaluate(state)
-        state.moves = moves = [m for (m, _), t in zip(options, totals) if t == best]
+        options = self._options(state)
+        if len(options) > 1:
+            totals = self._totals(state, options)
+            best = max(totals)
+            moves = [m for (m, _), t in zip(options, totals) if t == best]
+        else:
+            moves = [m for m, _ in options]
+        state.moves = moves
         return moves
 
     def _total(self, state: State, move: Move, bonus: bool) -> int:
         """The most values a play starting with ``move`` uses."""
-        pool = state.pool
         used = len(move.values)
         if bonus:
             child = state.copy()
             self._apply(child, move)
             return used + self._most(child)
         # A plain move is cheap to make and take back in place; copying would cost more.
+        undo = self._make(state, move)
+        total = used + self._most(state)
+        self._unmake(state, move, undo)
+        return total
+
+    def _two_dice(self, state: State, options: list) -> list[int]:
+        """Totals for the commonest roll: two different dice, nothing to capture, no Home.
+
+        Each total is 2 when the other die can follow, else 1. The other die's hops from this
+        position still work after the first move unless that move's landing square lies on
+        their way or it took the last pawn from their start; only then is it worked out in full.
+        """
         pieces = state.pos[state.turn]
-        cells = self.cell[state.colors[state.turn]]
+        totals = []
+        for move, _ in options:
+            k, src, dst, (v,) = move
+            left = pieces.count(src) > 1
+            follows = any(
+                w != v and not (h_src < dst <= h_dst) and (h_src != src or left)
+                for (_, h_src, h_dst, (w,)), _ in options
+            )
+            if not follows:
+                undo = self._make(state, move)
+                follows = self._fits(state, 1)
+                self._unmake(state, move, undo)
+            totals.append(2 if follows else 1)
+        return totals
+
+    def _make(self, state: State, move: Move):
+        """Play a move that earns no bonus in place; ``_unmake`` takes it back."""
         k, src, dst, values = move
-        count, before = state.count, state.block
+        cells = self.cell[state.colors[state.turn]]
+        count, undo = state.count, (state.pool, state.block)
         a, b = cells[src + 1], cells[dst + 1]  # a is 0 for the nest: a cell nobody counts
         count[a] -= 1
         count[b] += 1
         state.owner[b] = state.turn
         if count[b] == 2:
-            state.block = (before & ~(1 << a)) | (1 << b)
+            state.block = (state.block & ~(1 << a)) | (1 << b)
         elif count[a] == 1:
-            state.block = before & ~(1 << a)
-        pieces[k] = dst
-        state.pool = self._rest(pool, values)
-        total = used + self._most(state)
-        state.pool = pool
-        pieces[k] = src
-        count[a] += 1
-        count[b] -= 1
-        state.block = before
-        return total
+            state.block &= ~(1 << a)
+        state.pos[state.turn][k] = dst
+        state.pool = self._rest(state.pool, values)
+        return undo
+
+    def _unmake(self, state: State, move: Move, undo) -> None:
+        k, src, dst, _ = move
+        cells = self.cell[state.colors[state.turn]]
+        state.count[cells[src + 1]] += 1
+        state.count[cells[dst + 1]] -= 1
+        state.pos[state.turn][k] = src
+        state.pool, state.block = undo
+
+    def _fits(self, state: State, n: int) -> bool:
+        """Can a play use ``n`` more values? For calm rolls, where no bonus can come up, a
+        play that uses every value is the best there is, and the first one found settles it."""
+        if n == 0:
+            return True
+        for move, _ in self._options(state):
+            used = len(move.values)
+            if used >= n:
+                return True
+            undo = self._make(state, move)
+            found = self._fits(state, n - used)
+            self._unmake(state, move, undo)
+            if found:
+                return True
+        return False
+
+    def _calm(self, state: State) -> bool:
+        """True when no capture and no Home can happen this roll, whatever is played: no pawn
+        (nor one entering) can land on a rival or Home by any sum of the values."""
+        seat = state.turn
+        color = state.colors[seat]
+        pieces = state.pos[seat]
+        cells, count, owner = self.cell[color], state.count, state.owner
+        safe, home = self.safe, self.home
+        starts = {p for p in pieces if 0 <= p < home}
+        if NEST in pieces:
+            entry = cells[1]
+            if count[entry] and owner[entry] != seat:
+                return False
+            starts.add(0)
+        sums = self._sums(state.pool)
+        for p in starts:
+            for v in sums:
+                q = p + v
+                if q == home:
+                    return False
+                if q < home:
+                    cell = cells[q + 1]
+                    if count[cell] and owner[cell] != seat and not safe[cell]:
+                        return False
+        return True
+
+    def _sums(self, pool: tuple) -> tuple:
+        """Every sum of a non-empty part of ``pool``."""
+        sums = self._pool_sums.get(pool)
+        if sums is None:
+            found = {0}
+            for v in pool:
+                found |= {s + v for s in found}
+            found.discard(0)
+            sums = self._pool_sums[pool] = tuple(sorted(found))
+        return sums
 
     def _rest(self, pool: tuple, values: tuple) -> tuple:
         """``pool`` less ``values``; pools are few, so each answer is kept."""
@@ -225,33 +315,44 @@ class Parcheesi:
         return rest
 
     def _most(self, state: State) -> int:
-        """The most values a play can still use from here (bonuses earned on the way count)."""
+        """The most values a play can still use from here (bonuses earned on the way count);
+        remembered for the rest of the roll, as the same positions come up again and again."""
         pool = state.pool
-        if len(pool) == 1:  # the common last value: cheaper to work out than to remember
+        if len(pool) < 2:  # the common last value: cheaper to work out than to remember
             best = 0
-            for move, bonus in self._options(state):
+            for move, bonus in self._options(state) if pool else ():
                 total = self._total(state, move, True) if bonus else 1
                 if total > best:
                     best = total
             return best
-        return self._evaluate(state)[2] if pool else 0
-
-    def _evaluate(self, state: State):
-        """Options, the most values each can lead to, and the best of those; remembered for the
-        rest of the roll, since the same positions come up again in later decisions."""
-        # Within a roll only the mover's pawns change, until a capture sends a rival home.
+        # Within a roll only the mover's pawns change, until a capture sends a rival home; and
+        # which pawn stands where doesn't matter, unless a blockade's pair must be told apart.
         if state.captured:
-            key = (tuple(map(tuple, state.pos)), state.pool)
+            key = (tuple(map(tuple, state.pos)), pool)
+        elif state.pairs:
+            key = (tuple(state.pos[state.turn]), pool)
         else:
-            key = (tuple(state.pos[state.turn]), state.pool)
-        found = state.memo.get(key)
-        if found is None:
-            options = self._options(state)
-            size = len(state.pool)
-            totals = [size if not bonus and len(m[3]) == size else self._total(state, m, bonus)
-                      for m, bonus in options]
-            found = state.memo[key] = (options, totals, max(totals, default=0))
-        return found
+            key = (tuple(sorted(state.pos[state.turn])), pool)
+        best = state.memo.get(key)
+        if best is None:
+            # With nothing to capture and no Home in reach, no play can beat one that uses
+            # every value, so the first such play found settles it.
+            if self._calm(state) and self._fits(state, len(pool)):
+                best = len(pool)
+            else:
+                best = max(self._totals(state, self._options(state)), default=0)
+            state.memo[key] = best
+        return best
+
+    def _totals(self, state: State, options: list) -> list[int]:
+        """For each option, the most values a play starting with it uses."""
+        pool = state.pool
+        size = len(pool)
+        if size == 2 and pool[0] != pool[1] and options and options[0][0].src != NEST and \
+                self._calm(state):
+            return self._two_dice(state, options)
+        return [size if not bonus and len(m[3]) == size else self._total(state, m, bonus)
+                for m, bonus in options]
 
     def _options(self, state: State) -> list[tuple[Move, bool]]:
         """Single hops and entries the board allows, before the use-the-most-values rule, each
@@ -343,6 +444,7 @@ class Parcheesi:
             pool.append(HOME_BONUS)
             if all(p == self.home for p in pieces):
                 state.phase, state.winner, state.pool, state.moves = OVER, seat, (), None
+                state.pairs = ()
                 return
         else:
             cell = cells[move.dst + 1]
@@ -473,7 +575,10 @@ class Parcheesi:
 
     def describe(self, state: State, move: Move) -> str:
         """A move in words for logs and the command line, e.g. ``y 10-13 3``."""
-        color = state.colors[state.turn]
+        return self.move_text(state.colors[state.turn], move)
+
+    def move_text(self, color: int, move: Move) -> str:
+        """``describe`` for a move by ``color`` (history entries know the seat, not the state)."""
         letter = self.board.colors[color].lower()
         used = "+".join(map(str, move.values))
         if move.src == NEST:

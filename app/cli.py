@@ -1,0 +1,216 @@
+"""The command line: ``python -m app simulate | inspect | bench | verify``.
+
+Simulations and benchmarks use fixed test keys so that ``--seed`` reproduces a run exactly;
+``inspect`` reads real links with the keys from the environment; ``verify`` needs no keys at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+
+from app import link
+from app.engine.core import OVER
+from app.engine.dice import commitment
+from app.engine.games import NAMES as GAMES
+from app.keys import Keys
+from app.play import Game, demo_seats, replay, simulation_seed
+
+SIM_KEYS_LABEL = "simulate"
+
+
+def play_random(game: str, players: int, seed: int | str, number: int, keys: Keys) -> Game:
+    """One complete game with uniformly random legal moves, reproducible from seed and number."""
+    played = Game.new(game, demo_seats(game, players), keys, seed=simulation_seed(seed, number))
+    choose = random.Random(f"{seed}/{number}").randrange
+    match = played.match
+    while match.phase != OVER:
+        moves = match.legal_moves()
+        match.step(choose(len(moves)) if len(moves) > 1 else 0)
+    return played
+
+
+def simulate(game: str, players: int, games: int, seed: int | str) -> dict:
+    keys = Keys.for_tests(SIM_KEYS_LABEL)
+    wins = [0] * players
+    moves, rolls, lengths = [], [], []
+    busy = 0.0
+    for number in range(games):
+        start = time.process_time()
+        played = play_random(game, players, seed, number, keys)
+        busy += time.process_time() - start
+        steps = played.match.steps
+        rolls.append(sum(1 for kind, *_ in played.match.history if kind == "roll"))
+        moves.append(len(steps) - rolls[-1])
+        lengths.append(len(played.token()))
+        wins[played.state.winner] += 1
+    seats = demo_seats(game, players)
+    letters = played.rules.board.colors
+    return {
+        "game": game,
+        "players": players,
+        "seed": seed,
+        "games_finished": games,
+        "decisions": {"average": statistics.mean(moves), "longest": max(moves)},
+        "rolls": {"average": statistics.mean(rolls), "longest": max(rolls)},
+        "wins_by_seat": {f"{s.name} ({letters[s.color]})": w for s, w in zip(seats, wins)},
+        "link_chars": {"average": statistics.mean(lengths), "longest": max(lengths)},
+        "decisions_per_second": round(sum(moves) / busy) if busy else None,
+    }
+
+
+def bench(game: str, players: int, games: int, seconds: float) -> dict:
+    """Engine speed, handler cost and link size for complete random games."""
+    keys = Keys.for_tests(SIM_KEYS_LABEL)
+    finished = []
+    start = time.process_time()
+    while len(finished) < games or time.process_time() - start < seconds:
+        finished.append(play_random(game, players, "bench", len(finished), keys))
+    busy = time.process_time() - start
+    tokens = [g.token() for g in finished]
+    handler = []
+    for token in tokens:
+        t0 = time.perf_counter()
+        Game.from_token(token, keys).token()
+        handler.append(time.perf_counter() - t0)
+    ratios = []
+    for g in finished:
+        count, data = link.pack_log(g.match.steps)
+        ratios.append(len(data) * 8 / max(link.info_bits(g.match.steps), 1))
+    lengths = [len(t) for t in tokens]
+    return {
+        "game": game,
+        "players": players,
+        "random_games_per_second": round(len(finished) / busy, 1),
+        "handler_ms": {"median": round(statistics.median(handler) * 1000, 2),
+                       "max": round(max(handler) * 1000, 2), "links": len(tokens)},
+        "link_chars": {"median": statistics.median(lengths), "max": max(lengths)},
+        "log_vs_information_limit": {"mean": round(statistics.mean(ratios), 3),
+                                     "max": round(max(ratios), 3)},
+    }
+
+
+def describe_history(played_match, header) -> list[str]:
+    rules = played_match.rules
+    lines = []
+    for kind, seat, what in played_match.history:
+        color = header.seats[seat].color
+        if kind == "roll":
+            lines.append(f"{rules.board.colors[color].lower()} rolls {'-'.join(map(str, what))}")
+        else:
+            lines.append(rules.move_text(color, what))
+    return lines
+
+
+def _mask(phone: str | None) -> str:
+    return f"{phone[:3]}...{phone[-2:]}" if phone else "-"
+
+
+def inspect(token: str) -> str:
+    played = Game.from_token(token, Keys.from_env())
+    header = played.header
+    letters = played.rules.board.colors
+    out = [f"game: {header.game} (format {header.format_version}, rules {header.rules_version}, "
+           f"options {header.options})", f"seed: {header.seed.hex()}",
+           f"dice commitment: {played.commitment()}", "seats:"]
+    for i, seat in enumerate(header.seats):
+        kind = "human" if not seat.bot else f"bot {seat.bot}"
+        out.append(f"  {i}. {seat.name} ({letters[seat.color]}, {kind}, phone {_mask(seat.phone)})")
+    out.append(f"log: {len(played.match.steps)} steps")
+    out += ["  " + line for line in describe_history(played.match, header)]
+    out.append(f"position: {played.position()}")
+    if played.over:
+        out.append(f"winner: {header.seats[played.state.winner].name}")
+        out.append(f"dice secret (revealed): {played.revealed_secret()}")
+    return "\n".join(out)
+
+
+def verify(token: str, secret_hex: str | None, expected: str | None) -> tuple[bool, str]:
+    """Recompute every roll of a finished game from its revealed secret; no server keys needed."""
+    header, reader = link.read_unverified(token)
+    if secret_hex is None:
+        played = Game.from_token(token, Keys.from_env())
+        if not played.over:
+            return False, "The game is not over: its dice secret is revealed only at the end."
+        secret_hex = played.revealed_secret()
+    secret = bytes.fromhex(secret_hex)
+    match = replay(header, reader, secret)
+    lines = [f"commitment of this secret: {commitment(secret)}"]
+    ok = True
+    if expected is not None:
+        same = expected.strip().lower() == commitment(secret)
+        ok &= same
+        lines.append("matches the commitment shown at the start" if same
+                     else "DOES NOT match the commitment given")
+    rolls = [what for kind, _, what in match.history if kind == "roll"]
+    lines.append(f"first-player rolls: {match.start_rounds}")
+    lines.append(f"{len(rolls)} rolls recomputed from the secret; every move in the log is legal "
+                 f"with them")
+    lines += ["  " + line for line in describe_history(match, header) if " rolls " in line]
+    if match.phase != OVER:
+        ok = False
+        lines.append("the log does not reach the end of the game")
+    else:
+        lines.append(f"final position: {match.rules.format(match.state)}")
+    return ok, "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    sim = commands.add_parser("simulate", help="play complete games with random legal moves")
+    sim.add_argument("--game", choices=GAMES, default="parcheesi")
+    sim.add_argument("--players", type=int, default=4)
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--seed", default="1")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    ins = commands.add_parser("inspect", help="print the game a link holds")
+    ins.add_argument("link")
+    ben = commands.add_parser("bench", help="engine speed, handler cost and link size")
+    ben.add_argument("--games", type=int, default=100)
+    ben.add_argument("--seconds", type=float, default=5.0)
+    ver = commands.add_parser("verify", help="check a finished game's dice against its secret")
+    ver.add_argument("link")
+    ver.add_argument("--secret", help="the revealed dice secret (hex)")
+    ver.add_argument("--commitment", help="the commitment shown when the game started")
+    args = parser.parse_args(argv)
+
+    try:
+        if args.command == "simulate":
+            report = simulate(args.game, args.players, args.games, args.seed)
+            print(json.dumps(report) if args.json else _lines(report))
+        elif args.command == "inspect":
+            print(inspect(_token(args.link)))
+        elif args.command == "bench":
+            for game in GAMES:
+                print(_lines(bench(game, 4, args.games, args.seconds)))
+        else:
+            ok, text = verify(_token(args.link), args.secret, args.commitment)
+            print(text)
+            print("VERIFIED" if ok else "NOT VERIFIED")
+            return 0 if ok else 1
+    except (link.LinkError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _token(text: str) -> str:
+    """Accept a whole link as well as a bare token: the token is the last path segment."""
+    return text.strip().rstrip("/").rsplit("/", 1)[-1]
+
+
+def _lines(report: dict, indent: str = "") -> str:
+    out = []
+    for key, value in report.items():
+        label = key.replace("_", " ")
+        if isinstance(value, dict):
+            out.append(f"{indent}{label}:")
+            out.append(_lines(value, indent + "  "))
+        else:
+            out.append(f"{indent}{label}: {value}")
+    return "\n".join(out)
