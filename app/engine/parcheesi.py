@@ -318,9 +318,11 @@ class Parcheesi:
         """The most values a play can still use from here (bonuses earned on the way count);
         remembered for the rest of the roll, as the same positions come up again and again."""
         pool = state.pool
-        if len(pool) < 2:  # the common last value: cheaper to work out than to remember
+        if not pool:
+            return 0
+        if len(pool) == 1 and not state.captured:  # cheaper to work out than to remember
             best = 0
-            for move, bonus in self._options(state) if pool else ():
+            for move, bonus in self._options(state):
                 total = self._total(state, move, True) if bonus else 1
                 if total > best:
                     best = total
@@ -337,7 +339,7 @@ class Parcheesi:
         if best is None:
             # With nothing to capture and no Home in reach, no play can beat one that uses
             # every value, so the first such play found settles it.
-            if self._calm(state) and self._fits(state, len(pool)):
+            if len(pool) > 1 and self._calm(state) and self._fits(state, len(pool)):
                 best = len(pool)
             else:
                 best = max(self._totals(state, self._options(state)), default=0)
