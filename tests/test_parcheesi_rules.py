@@ -82,8 +82,9 @@ def test_each_die_is_a_separate_hop_and_the_halfway_space_must_be_legal():
 
 
 def test_use_as_many_values_as_you_can_judged_over_the_whole_roll():
-    # Decision 2: 20-25 leaves the 6 unplayable (h3 needs exactly 5); 20-26 then h3-Home then
-    # the 10 bonus uses three values, and so does h3-Home first. 20-25 is not legal.
+    # Decision 2: after 20-25 the 6 goes 25-31 but h3 can no longer get Home (it needs exactly
+    # 5): two values. 20-26 then h3-Home then the 10 bonus uses three, and so does h3-Home
+    # first. So 20-25 is not legal.
     assert moves("parcheesi y:20,h3,H,H/r:n,n,n,n y 6,5") == ["y h3-H 5", "y 20-26 6"]
 
 
@@ -249,3 +250,49 @@ def test_who_goes_first_everyone_rolls_and_ties_roll_again():
     seat, used, rounds = first_player(4, 2, lambda i: next(dice))
     assert rounds == [{0: 12, 1: 11, 2: 12, 3: 7}, {0: 8, 2: 11}]
     assert seat == 2 and used == 12
+
+
+def test_a_capture_is_compulsory_when_its_bonus_can_then_be_played():
+    # Decision 2: bonuses count as values, so 10-14 (capture, then 20 and 6) beats any play of
+    # the two dice alone.
+    assert moves("parcheesi y:10,H,H,H/r:14,n,n,n y 6,4") == ["y 10-14 4"]
+
+
+def test_there_is_no_play_the_larger_die_rule():
+    # Only one die can be played (h1 needs 7 to get Home): either one, the player's choice.
+    assert moves("parcheesi y:h1,H,H,H/r:n,n,n,n y 6,5") == ["y h1-h6 5", "y h1-h7 6"]
+
+
+def test_entering_comes_first_even_when_it_costs_a_value():
+    # Decision 1 before decision 2: the 5 must enter; the 6 then has no legal move and is lost,
+    # although 23-28-34 would have used both dice.
+    assert moves("parcheesi y:n,n,n,23/r:29,8,8,n y 6,5") == ["y enter 5"]
+    assert play("parcheesi y:n,n,n,23/r:29,8,8,n y 6,5", "y enter 5") == \
+        "parcheesi y:5,n,n,23/r:29,8,8,n r roll"
+
+
+def test_a_blockade_stays_split_for_the_rest_of_the_turn():
+    # Decision 6, "in the same turn": after doubles, the re-roll may not bring the pair
+    # together on a new space either.
+    position = play("parcheesi y:30,30,n,n/r:n,n,n,n y 3,3 d1", "y 30-33 3", "y 33-36 3")
+    assert position == "parcheesi y:36,30,n,n/r:n,n,n,n y roll d1 pairs:01@30"
+    rerolled = roll(position, (6, 1))
+    assert moves(rerolled) == ["y 36-37 1", "y 30-31 1", "y 36-42 6"]
+
+
+def test_a_blockade_on_the_home_path_blocks_its_own_pawns():
+    # h1 can't go 4 (past yellow's own blockade on h3); the blockade's pawns may leave it.
+    assert moves("parcheesi y:h1,h3,h3,H/r:n,n,n,n y 4,1") == \
+        ["y h1-h2 1", "y h3-h4 1", "y h3-h7 4"]
+
+
+def test_third_doubles_with_no_pawn_on_the_board_still_end_the_turn():
+    assert roll("parcheesi y:n,n,n,H/r:n,n,n,n y roll d2", (5, 5)) == \
+        "parcheesi y:n,n,n,H/r:n,n,n,n r roll"
+
+
+def test_two_players_sit_opposite_and_three_take_the_first_three_colors():
+    from app.engine.games import default_colors
+    assert default_colors("parcheesi", 2) == (0, 2)
+    assert default_colors("parcheesi", 3) == (0, 1, 2)
+    assert R.format(R.initial((0, 2), 1)) == "parcheesi y:n,n,n,n/r:n,n,n,n r roll"

@@ -130,6 +130,8 @@ class Parcheesi:
         a, b = dice
         seat = state.turn
         pieces = state.pos[seat]
+        if not state.doubles:  # the turn starts: remember its blockades (rule: see _rejoins)
+            state.pairs = self._pairs(state, seat)
         if a == b:
             state.doubles += 1
             if state.doubles == 3:
@@ -145,11 +147,10 @@ class Parcheesi:
         state.phase = MOVE
         state.memo = {}
         state.captured = False
-        state.pairs = self._pairs(state, seat)
         self._settle(state)
 
     def _pairs(self, state: State, seat: int) -> tuple:
-        """The mover's blockades as the roll starts: (piece, piece, progress) each."""
+        """The mover's blockades as the turn starts: (piece, piece, progress) each."""
         seen = {}
         pairs = []
         for k, p in enumerate(state.pos[seat]):
@@ -418,7 +419,11 @@ class Parcheesi:
 
     @staticmethod
     def _rejoins(state: State, k: int, q: int) -> bool:
-        """Would piece k land on its roll-start blockade partner, which has moved to q?"""
+        """Would piece k land on its turn-start blockade partner, which has moved to q?
+
+        A blockade may not move on intact (official rule): its two pawns may not end up
+        together on a new space during the turn, doubles' re-rolls included.
+        """
         pieces = state.pos[state.turn]
         for i, j, _ in state.pairs:
             if k == i and pieces[j] == q or k == j and pieces[i] == q:
@@ -474,9 +479,10 @@ class Parcheesi:
 
     def _end_roll(self, state: State) -> None:
         """Unplayable values are lost; doubles roll again, otherwise the next seat rolls."""
-        state.pool, state.pairs, state.moves, state.phase = (), (), None, ROLL
+        state.pool, state.moves, state.phase = (), None, ROLL
         if not state.doubles:
             state.turn = (state.turn + 1) % len(state.colors)
+            state.pairs = ()
 
     @staticmethod
     def _add(state: State, cell: int, seat: int) -> None:
@@ -529,11 +535,18 @@ class Parcheesi:
             fields.append(",".join(map(str, state.pool)) if state.phase == MOVE else "roll")
         if state.doubles:
             fields.append(f"d{state.doubles}")
-        if state.phase == MOVE and state.pairs != self._pairs(state, state.turn):
+        if state.pairs != self._default_pairs(state):
             color = state.colors[state.turn]
             fields.append("pairs:" + (",".join(f"{i}{j}@{self._square(color, p)}"
                                                for i, j, p in state.pairs) or "-"))
         return " ".join(fields)
+
+    def _default_pairs(self, state: State) -> tuple:
+        """The turn-start blockades notation assumes when it names none: the blockades on the
+        board, once the turn has started (dice to play, or doubles rolled)."""
+        if state.phase == MOVE or state.phase == ROLL and state.doubles:
+            return self._pairs(state, state.turn)
+        return ()
 
     def parse(self, text: str) -> State:
         """Read a position written by ``format``; raises ``ValueError`` on a malformed one."""
@@ -571,8 +584,8 @@ class Parcheesi:
             phase = MOVE
             pool = tuple(sorted((int(v) for v in fields[3].split(",")), reverse=True))
         state = self._state(colors, pos, turn, phase, pool, doubles, pairs, winner)
-        if phase == MOVE and "pairs:" not in text:
-            state.pairs = self._pairs(state, turn)
+        if "pairs:" not in text:
+            state.pairs = self._default_pairs(state)
         return state
 
     def describe(self, state: State, move: Move) -> str:
