@@ -49,7 +49,7 @@ def simulate(game: str, players: int, games: int, seed: int | str) -> dict:
         lengths.append(len(played.token()))
         wins[played.state.winner] += 1
     seats = demo_seats(game, players)
-    letters = played.rules.board.colors
+    names = played.rules.board.color_names
     return {
         "game": game,
         "players": players,
@@ -57,7 +57,7 @@ def simulate(game: str, players: int, games: int, seed: int | str) -> dict:
         "games_finished": games,
         "decisions": {"average": statistics.mean(moves), "longest": max(moves)},
         "rolls": {"average": statistics.mean(rolls), "longest": max(rolls)},
-        "wins_by_seat": {f"{s.name} ({letters[s.color]})": w for s, w in zip(seats, wins)},
+        "wins_by_seat": {f"{s.name} ({names[s.color]})": w for s, w in zip(seats, wins)},
         "link_chars": {"average": statistics.mean(lengths), "longest": max(lengths)},
         "decisions_per_second": round(sum(moves) / busy) if busy else None,
     }
@@ -113,13 +113,13 @@ def _mask(phone: str | None) -> str:
 def inspect(token: str) -> str:
     played = Game.from_token(token, Keys.from_env())
     header = played.header
-    letters = played.rules.board.colors
+    names = played.rules.board.color_names
     out = [f"game: {header.game} (format {header.format_version}, rules {header.rules_version}, "
            f"options {header.options})", f"seed: {header.seed.hex()}",
            f"dice commitment: {played.commitment()}", "seats:"]
     for i, seat in enumerate(header.seats):
         kind = "human" if not seat.bot else f"bot {seat.bot}"
-        out.append(f"  {i}. {seat.name} ({letters[seat.color]}, {kind}, phone {_mask(seat.phone)})")
+        out.append(f"  {i}. {seat.name} ({names[seat.color]}, {kind}, phone {_mask(seat.phone)})")
     out.append(f"log: {len(played.match.steps)} steps")
     out += ["  " + line for line in describe_history(played.match, header)]
     out.append(f"position: {played.position()}")

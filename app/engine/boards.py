@@ -24,7 +24,8 @@ class RaceBoard:
     safe: frozenset[int]
     last: int  # progress of the last track square before the home path
     home_path: int
-    colors: str
+    colors: str  # one letter per color, for notation
+    color_names: tuple[str, ...]
 
     @property
     def home(self) -> int:
@@ -60,4 +61,5 @@ PARCHEESI = RaceBoard(
     last=63,
     home_path=7,
     colors="YBRG",
+    color_names=("yellow", "blue", "red", "green"),
 )

@@ -1,0 +1,121 @@
+"""The command line as an operator uses it: python -m app simulate / inspect / bench / verify."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from app import cli
+from app.keys import Keys
+from app.play import Game
+
+
+def run(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True,
+                          env=env, timeout=120)
+
+
+def test_simulate_prints_one_json_object_with_the_figures():
+    result = run("simulate", "--game", "parcheesi", "--players", "3", "--games", "4",
+                 "--seed", "7", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["games_finished"] == 4
+    assert sum(report["wins_by_seat"].values()) == 4
+    assert list(report["wins_by_seat"]) == ["Ana (yellow)", "Ben (blue)", "Cleo (red)"]
+    assert report["decisions"]["longest"] >= report["decisions"]["average"] > 0
+    assert report["rolls"]["longest"] >= report["rolls"]["average"] > 0
+    assert report["link_chars"]["longest"] >= report["link_chars"]["average"] > 50
+    assert report["decisions_per_second"] > 0
+
+
+def test_simulate_is_reproducible_from_its_seed():
+    first = cli.simulate("parcheesi", 2, 3, "same")
+    second = cli.simulate("parcheesi", 2, 3, "same")
+    for key in ("decisions", "rolls", "wins_by_seat", "link_chars"):
+        assert first[key] == second[key]
+
+
+def test_simulate_prints_readable_lines_by_default():
+    result = run("simulate", "--games", "2", "--players", "2")
+    assert result.returncode == 0
+    assert "games finished: 2" in result.stdout
+    assert "Ana (yellow)" in result.stdout
+
+
+@pytest.fixture
+def env_keys(tmp_path, monkeypatch):
+    env = {"SIGNING_KEYS": "cli-test-signing", "DICE_KEY": "cli-test-dice", "PATH": "/usr/bin:/bin"}
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return Keys.from_env(env, instance_dir=tmp_path), env
+
+
+def _finished_game(keys):
+    game = cli.play_random("parcheesi", 2, "cli", 0, keys)
+    assert game.over
+    return game
+
+
+def test_inspect_prints_seats_log_and_position(env_keys):
+    keys, env = env_keys
+    game = _finished_game(keys)
+    result = run("inspect", "https://example.test/g/" + game.token(), env=env)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Ana (yellow, human" in out and "Ben (red, human" in out
+    assert f"position: {game.position()}" in out
+    assert "y rolls" in out
+    assert f"dice secret (revealed): {game.revealed_secret()}" in out
+    assert game.commitment() in out
+
+
+def test_inspect_refuses_a_tampered_link_with_a_clear_message(env_keys):
+    keys, env = env_keys
+    token = _finished_game(keys).token()
+    tampered = token[:10] + ("A" if token[10] != "A" else "B") + token[11:]
+    result = run("inspect", tampered, env=env)
+    assert result.returncode == 2
+    assert "error:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_verify_recomputes_every_roll_from_the_revealed_secret_without_server_keys(env_keys):
+    keys, _ = env_keys
+    game = _finished_game(keys)
+    bare_env = {"PATH": "/usr/bin:/bin", "DICE_KEY": "someone-else", "SIGNING_KEYS": "other"}
+    result = run("verify", game.token(), "--secret", game.revealed_secret(),
+                 "--commitment", game.commitment(), env=bare_env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "matches the commitment shown at the start" in result.stdout
+    assert result.stdout.strip().endswith("VERIFIED")
+    rolls = sum(1 for kind, *_ in game.match.history if kind == "roll")
+    assert f"{rolls} rolls recomputed" in result.stdout
+
+
+def test_verify_catches_a_wrong_secret_or_commitment(env_keys):
+    keys, _ = env_keys
+    game = _finished_game(keys)
+    wrong = run("verify", game.token(), "--secret", game.revealed_secret(),
+                "--commitment", "0" * 64)
+    assert wrong.returncode == 1 and "NOT VERIFIED" in wrong.stdout
+    # Another secret gives other dice: the logged moves no longer fit, or the game doesn't end.
+    other = run("verify", game.token(), "--secret", "11" * 32)
+    assert other.returncode != 0 and "VERIFIED" not in other.stdout.replace("NOT VERIFIED", "")
+
+
+def test_verify_will_not_reveal_the_dice_of_a_game_in_progress(env_keys):
+    keys, env = env_keys
+    game = Game.new("parcheesi", cli.demo_seats("parcheesi", 2), keys)
+    game.step()
+    result = run("verify", game.token(), env=env)
+    assert result.returncode == 1
+    assert "not over" in result.stdout
+
+
+def test_bench_reports_every_figure():
+    report = cli.bench("parcheesi", 4, games=3, seconds=0)
+    assert report["random_games_per_second"] > 0
+    assert report["handler_ms"]["links"] >= 3 and report["handler_ms"]["median"] > 0
+    assert 0 < report["link_chars"]["median"] <= report["link_chars"]["max"]
+    assert 1.0 <= report["log_vs_information_limit"]["mean"] < 1.2
