@@ -79,16 +79,16 @@ class Parcheesi:
         self.cell = [[board.cell(c, p) for p in range(NEST, home + 1)] for c in colors]
         self.safe = [1 <= cell <= board.track and cell in board.safe for cell in range(board.cells)]
         # between[color][progress][v]: bitmask of the cells a hop of v passes over (not its ends).
-        self.between = [
-            [[self._mask(c, p, p + v) for v in range(home - p + 1)] for p in range(home)]
-            for c in colors
-        ]
+        self.between = [[self._masks(c, p) for p in range(home)] for c in colors]
 
-    def _mask(self, color: int, src: int, dst: int) -> int:
-        mask = 0
-        for p in range(src + 1, dst):
-            mask |= 1 << self.cell[color][p + 1]
-        return mask
+    def _masks(self, color: int, src: int) -> list[int]:
+        """For each hop length v from ``src``, the cells passed over (a hop of 0 or 1 passes
+        over none)."""
+        cells = self.cell[color]
+        masks = [0, 0]
+        for p in range(src + 1, self.home):
+            masks.append(masks[-1] | 1 << cells[p + 1])
+        return masks
 
     # -- positions ---------------------------------------------------------------------------
 
