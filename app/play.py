@@ -11,11 +11,15 @@ import secrets
 from dataclasses import dataclass, replace
 
 from app import link
-from app.engine.core import ROLL, OVER, IllegalMove, Match
+from app.engine.core import MOVE, OVER, ROLL, IllegalMove, Match
 from app.engine.dice import Dice, commitment, game_secret
 from app.engine.games import default_colors, rules_for
 from app.keys import Keys
 from app.link import Header, Seat
+
+
+class TurnError(ValueError):
+    """A submitted step that can't be played; the message is fit to show the player."""
 
 
 @dataclass
@@ -35,10 +39,14 @@ class Game:
         return cls(header, new_match(header, game_secret(keys.dice, seed)), keys)
 
     @classmethod
-    def from_token(cls, token: str, keys: Keys) -> "Game":
-        """Verify and replay a link; raises a ``link.LinkError`` subclass when it can't be played."""
+    def from_token(cls, token: str, keys: Keys, watch=None) -> "Game":
+        """Verify and replay a link; raises a ``link.LinkError`` subclass when it can't be played.
+
+        ``watch`` is called after every replayed step (see ``Match.replay``).
+        """
         header, reader = link.decode(token, keys)
-        return cls(header, replay(header, reader, game_secret(keys.dice, header.seed)), keys)
+        secret = game_secret(keys.dice, header.seed)
+        return cls(header, replay(header, reader, secret, watch), keys)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -76,6 +84,40 @@ class Game:
         """Roll (at a chance node) or play the legal move at ``index``."""
         return self.match.step(index)
 
+    def play_turn(self, seat: int, steps: list) -> bool:
+        """Play a player's steps: ``"roll"`` or a move ``{"from", "to", "values"}`` (rule-set
+        progress units, as the API lists them). Every step is checked; the first that can't be
+        played raises ``TurnError`` (callers then drop this Game: its link is unchanged).
+
+        Returns True when the turn is over (the next seat is to roll, or the game ended).
+        """
+        if self.over:
+            raise TurnError("This game is over.")
+        if self.match.turn != seat:
+            raise TurnError("It is not this player's turn.")
+        for step in steps:
+            if self.over or self.match.turn != seat:
+                raise TurnError("The turn is already over: there is nothing more to play.")
+            if step == "roll":
+                if self.match.phase != ROLL:
+                    raise TurnError("The dice are already rolled: play them first.")
+                self.match.roll()
+            else:
+                self.match.play(self._index_of(step))
+        return self.over or self.match.turn != seat
+
+    def _index_of(self, step) -> int:
+        if self.match.phase != MOVE:
+            raise TurnError("Roll the dice first.")
+        try:
+            wanted = (int(step["from"]), int(step["to"]), tuple(int(v) for v in step["values"]))
+        except (TypeError, KeyError, ValueError):
+            raise TurnError("A move names where a piece goes from and to, and the values it uses.")
+        for index, move in enumerate(self.match.legal_moves()):
+            if (move.src, move.dst, move.values) == wanted:
+                return index
+        raise TurnError("That move is not allowed here.")
+
     def with_seats(self, seats: list[Seat]) -> "Game":
         """The same game with changed seat details (names, phones); colors can't change."""
         if [s.color for s in seats] != [s.color for s in self.header.seats]:
@@ -92,11 +134,11 @@ def new_match(header: Header, secret: bytes) -> Match:
     return Match(rules, tuple(s.color for s in header.seats), Dice(secret).die)
 
 
-def replay(header: Header, reader, secret: bytes) -> Match:
+def replay(header: Header, reader, secret: bytes, watch=None) -> Match:
     """Replay a decoded log; a log the rules refuse raises ``link.IllegalLog``."""
     match = new_match(header, secret)
     try:
-        match.replay(reader)
+        match.replay(reader, watch)
     except IllegalMove as error:
         raise link.IllegalLog() from error
     reader.finish()
@@ -117,4 +159,4 @@ def demo_seats(game: str, players: int) -> list[Seat]:
     return [Seat(name=NAMES[i], color=c) for i, c in enumerate(colors)]
 
 
-__all__ = ["Game", "Seat", "ROLL", "OVER", "simulation_seed", "demo_seats"]
+__all__ = ["Game", "Seat", "TurnError", "ROLL", "OVER", "simulation_seed", "demo_seats"]

@@ -135,8 +135,11 @@ class Match:
         """Take the next step: roll at a chance node, otherwise play move ``index``."""
         return self.roll() if self.state.phase == ROLL else self.play(index)
 
-    def replay(self, reader: Reader) -> "Match":
-        """Apply every logged step; raises ``IllegalMove`` if the log does not fit the game."""
+    def replay(self, reader: Reader, watch: Callable[["Match"], None] | None = None) -> "Match":
+        """Apply every logged step; raises ``IllegalMove`` if the log does not fit the game.
+
+        ``watch``, if given, is called after each step (the page's replay records positions).
+        """
         while reader.remaining:
             phase = self.state.phase
             if phase == ROLL:
@@ -146,4 +149,6 @@ class Match:
                 self.play(reader.take(len(self.legal_moves())))
             else:
                 raise IllegalMove("the log goes on after the game ended")
+            if watch:
+                watch(self)
         return self

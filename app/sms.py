@@ -1,0 +1,381 @@
+"""Text messages: the words sent with a turn link, and how they reach the next player.
+
+Two ways out, chosen by the web layer:
+
+- ``deliver()`` sends the text through Twilio when its credentials are in the environment
+  (``TWILIO_ACCOUNT_SID``, ``TWILIO_AUTH_TOKEN`` and ``TWILIO_FROM`` or
+  ``TWILIO_MESSAGING_SERVICE_SID``). It never raises: the answer is a ``Delivery``.
+- ``sms_href()`` builds an ``sms:`` link that opens the phone's Messages app with the text filled
+  in, for when Twilio is not configured or the send failed.
+
+Cold start matters (AWS Lambda): importing this module imports neither ``twilio`` (about 100 ms)
+nor ``phonenumbers``; each is imported by the one function that needs it.
+
+Messages are plain GSM-7 text (the SMS default alphabet), so a segment carries 160 characters
+and not the 70 that a single emoji or curly quote would force (UCS-2):
+
+>>> turn_message("Ana", "Ben", "https://b.example/p/x")
+'Ana moved. Your turn in Boardpass, Ben: https://b.example/p/x'
+>>> turn_message(None, "José \u201cJo\u201d", "https://b.example/p/x")
+'Jose "Jo", you\\'re invited to a game of Parcheesi in Boardpass. Your turn: https://b.example/p/x'
+>>> gsm7_length("Ana moved {1}"), gsm7_length("Ana \U0001f3b2")
+(15, None)
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import quote, urlsplit
+
+__all__ = ["Delivery", "deliver", "gsm7_length", "normalize_phone", "segments",
+           "sms_href", "turn_message"]
+
+_log = logging.getLogger(__name__)
+
+TIMEOUT_SECONDS = 10.0
+"""Connect and read timeout for the Twilio request; no retries (a retried POST can text twice)."""
+
+NAME_CHARS = 30
+"""Longest player name put in a text, after cleaning."""
+
+# GSM 03.38 default alphabet, in code order. ESC (0x1B) is left out: it only introduces the
+# extension table and is not a character anyone can type.
+_GSM7_BASIC = frozenset(
+    "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?"
+    "¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà")
+# Extension table: each costs two septets (ESC + code).
+_GSM7_EXTENSION = frozenset("\f^{}\\[]~|€")
+
+# Typed punctuation that NFKD leaves alone but has a plain GSM-7 look-alike.
+_PUNCTUATION = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
+    "\u00b4": "'", "\u02bc": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+    "\u00ab": '"', "\u00bb": '"', "\u2039": "'", "\u203a": "'",
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-",
+    "\u2212": "-",
+})
+
+# Something a phone would turn into a link: "evil.com", "a@b.co", "http://...".
+_LINKISH_DOT = re.compile(r"(?i)(?<=[a-z0-9])\.(?=[a-z]{2})")
+
+# Characters kept as they are when a URL is percent-encoded (RFC 3986 reserved + unreserved + %).
+_URL_SAFE = "/:?#[]@!$&'()*+,;=%~-._"
+
+
+@dataclass
+class Delivery:
+    """What became of a text. ``error`` is written to be shown to the player as it is."""
+
+    status: str  # "sent" | "not-configured" | "failed"
+    sid: str | None = None
+    error: str | None = None
+
+
+# --- message text ---------------------------------------------------------------------------
+
+def turn_message(mover: str | None, next_name: str, url: str, game_title: str = "Parcheesi") -> str:
+    """The text that hands the turn to the next player, with the link at the end.
+
+    ``mover`` is the name of who just moved, or None when the game was just created (the text is
+    then an invitation). The result is always GSM-7 (see ``gsm7_length``) and plain text: it
+    contains the names as typed apart from the cleaning below, so escape it like any text
+    when it is put in HTML.
+
+    Player names are typed by players, so each name (and the title) is cleaned:
+
+    - curly quotes, primes, backticks and dashes become ``'`` ``"`` ``-``;
+    - NFKD decomposition, then every accent (combining mark) is dropped: "José" -> "Jose",
+      "Ålborg" -> "Alborg", fullwidth and ligature letters become plain letters. This is done
+      even for the few accented letters GSM-7 has (é, ñ, ü...), so one rule holds for all;
+    - control characters, newlines, tabs and odd spaces become one space; runs of spaces collapse;
+    - any other character outside GSM-7 (emoji, CJK, Cyrillic, ...) is dropped, so a name in a
+      non-Latin script can come out empty. GSM-7 extension characters (``{}[]~^|\\€``) are kept;
+      they cost two septets each;
+    - a dot that would make a phone show a link ("evil.com", "a@b.co") becomes a space: texts
+      go out from our number to other people, and carriers filter texts with extra links;
+    - the name is cut to ``NAME_CHARS`` characters.
+
+    A mover name that comes out empty reads "A player moved."; an empty next-player name is
+    left out ("Ana moved. Your turn in Boardpass: <url>"). Characters in ``url`` that are not
+    plain printable ASCII are percent-encoded.
+
+    >>> turn_message("\U0001f600", "\u4e2d\u6587", "https://b.example/p/x")
+    'A player moved. Your turn in Boardpass: https://b.example/p/x'
+    >>> turn_message("Ana\\n\\tMaría", "evil.com", "https://b.example/p/x", "Red Arse")
+    'Ana Maria moved. Your turn in Boardpass, evil com: https://b.example/p/x'
+    """
+    link = _clean_url(url)
+    who = _clean_text(next_name, NAME_CHARS)
+    if mover is None:
+        title = _clean_text(game_title, 40) or "Boardpass"
+        if who:
+            return f"{who}, you're invited to a game of {title} in Boardpass. Your turn: {link}"
+        return f"You're invited to a game of {title} in Boardpass. Your turn: {link}"
+    moved = _clean_text(mover, NAME_CHARS) or "A player"
+    if who:
+        return f"{moved} moved. Your turn in Boardpass, {who}: {link}"
+    return f"{moved} moved. Your turn in Boardpass: {link}"
+
+
+def _clean_text(text: object, limit: int) -> str:
+    if text is None:
+        return ""
+    text = unicodedata.normalize("NFKD", str(text).translate(_PUNCTUATION))
+    kept = []
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        category = unicodedata.category(char)
+        if category[0] in "CZ" or char.isspace():  # controls, format chars, newlines, spaces
+            kept.append(" ")
+        elif char in _GSM7_BASIC or char in _GSM7_EXTENSION:
+            kept.append(char)
+        # anything else is dropped
+    cleaned = " ".join("".join(kept).split())
+    cleaned = _LINKISH_DOT.sub(" ", cleaned).replace("://", " ")
+    return " ".join(cleaned[:limit].split())
+
+
+def _clean_url(url: str) -> str:
+    url = str(url).strip()
+    if not url:
+        raise ValueError("turn_message needs the link to send")
+    # Non-ASCII, spaces and controls would break GSM-7 or the link; RFC 3986 says encode them.
+    return quote(url, safe=_URL_SAFE)
+
+
+def gsm7_length(text: str) -> int | None:
+    """Septets ``text`` takes in the GSM-7 alphabet, or None if it needs UCS-2.
+
+    Extension-table characters (``{ } [ ] ~ ^ | \\ €`` and form feed) count two.
+
+    >>> gsm7_length("Hi"), gsm7_length("€5"), gsm7_length("’")
+    (2, 3, None)
+    """
+    septets = 0
+    for char in text:
+        if char in _GSM7_BASIC:
+            septets += 1
+        elif char in _GSM7_EXTENSION:
+            septets += 2
+        else:
+            return None
+    return septets
+
+
+def segments(text: str) -> int:
+    """How many SMS segments ``text`` is billed and sent as.
+
+    GSM-7: 160 septets fit one segment; longer texts are split into segments of 153 (the rest
+    of each is the concatenation header), and an extension character is never split from its
+    escape. Anything else goes as UCS-2: 70 UTF-16 units, or 67 per segment, a surrogate pair
+    never split. An empty text still is one message.
+
+    >>> segments("x" * 160), segments("x" * 161), segments("x" * 306), segments("x" * 307)
+    (1, 2, 2, 3)
+    >>> segments("\U0001f3b2" * 35), segments("\U0001f3b2" * 36)
+    (1, 2)
+    """
+    if gsm7_length(text) is not None:
+        costs = [2 if char in _GSM7_EXTENSION else 1 for char in text]
+        single, part = 160, 153
+    else:
+        costs = [2 if ord(char) > 0xFFFF else 1 for char in text]
+        single, part = 70, 67
+    if sum(costs) <= single:
+        return 1
+    count, used = 1, 0
+    for cost in costs:
+        if used + cost > part:
+            count, used = count + 1, 0
+        used += cost
+    return count
+
+
+# --- phone numbers and sms: links ----------------------------------------------------------
+
+def normalize_phone(text: str, region: str = "US") -> str:
+    """A phone number as typed, in E.164 ("+15551234567"); ValueError with a message for people.
+
+    ``region`` is the country assumed when the number has no "+country code". The check is
+    phonenumbers' *possible* number test (right length for the country), not its stricter
+    *valid* test: that one rejects new number ranges until the library's data catches up, and
+    the 555 numbers used in examples. Twilio makes the final check when it sends.
+
+    >>> normalize_phone("(555) 123-4567"), normalize_phone("+44 20 7946 0958")
+    ('+15551234567', '+442079460958')
+    """
+    text = str(text or "").strip()
+    if not text:
+        raise ValueError("Enter a phone number.")
+    problem = ("That phone number doesn't look right. Type it with its area code, or start with"
+               " + and the country code, like +44 20 7946 0958.")
+    if len(text) > 40:
+        raise ValueError(problem)
+
+    import phonenumbers  # here, not at the top: about 15 ms of cold start saved
+
+    try:
+        number = phonenumbers.parse(text, region)
+    except phonenumbers.NumberParseException:
+        raise ValueError(problem) from None
+    if not phonenumbers.is_possible_number(number):
+        raise ValueError(problem)
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
+
+def sms_href(phone: str | None, body: str) -> str:
+    """An ``sms:`` link that opens Messages with the number (if any) and the text filled in.
+
+    The form is ``sms:+15551234567?&body=<text>``. RFC 5724 says ``?body=``, which Android
+    follows; iOS 8 and later read the body after ``&`` (iOS 7 wanted ``;``). With ``?&body=``
+    Android sees a query whose first (empty) pair is ignored, and iOS finds its ``&body=``, so one
+    link serves both. The body is percent-encoded in full (space as %20, never "+", which
+    Messages would show as "+"). Only "+" and digits of ``phone`` are kept, so nothing in it can
+    reach the query.
+
+    >>> sms_href("+15551234567", "Your turn: https://b.example/p?x=1&y")
+    'sms:+15551234567?&body=Your%20turn%3A%20https%3A%2F%2Fb.example%2Fp%3Fx%3D1%26y'
+    >>> sms_href(None, "Hi")
+    'sms:?&body=Hi'
+    """
+    digits = re.sub(r"\D", "", phone or "")
+    number = ("+" if (phone or "").strip().startswith("+") and digits else "") + digits
+    return f"sms:{number}?&body={quote(body, safe='')}"
+
+
+# --- sending through Twilio ----------------------------------------------------------------
+
+# Twilio error codes that are about the receiving number, not about our account or the text.
+_NUMBER_ERRORS = frozenset({21211, 21214, 21217, 21401, 21407, 21408, 21421, 21610, 21612,
+                            21614, 21635})
+_RETRY_BY_HAND = "Send the link yourself."
+
+
+def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ) -> Delivery:
+    """Text ``body`` to ``to`` (E.164, from ``normalize_phone``) through Twilio. Never raises.
+
+    Configuration, read from ``environ``:
+
+    - ``TWILIO_ACCOUNT_SID``, ``TWILIO_AUTH_TOKEN``: the account. Without both, or without a
+      sender, nothing is sent and the answer is ``Delivery("not-configured")``.
+    - ``TWILIO_MESSAGING_SERVICE_SID`` or ``TWILIO_FROM`` (a Twilio number in E.164): the
+      sender. If both are set the messaging service is used and ``TWILIO_FROM`` is not sent.
+    - ``TWILIO_EDGE`` / ``TWILIO_REGION``: read by the Twilio client itself.
+    - ``TWILIO_API_BASE`` (for tests): send to this base URL (e.g. ``http://127.0.0.1:8123``)
+      instead of https://api.twilio.com. Only https, or plain http to the local machine, is
+      accepted, so a stray setting cannot send the auth token in clear over the network.
+
+    ``Delivery("sent", sid=...)`` means Twilio accepted (queued) the message, not that the
+    phone got it. Every failure (Twilio's 4xx/5xx answers, connection refused, a timeout after
+    ``TIMEOUT_SECONDS``, a broken configuration) is ``Delivery("failed", error=...)`` with an
+    error meant for the player; details go to this module's logger. The body (it holds the
+    game link, which is as good as a password for the seat) is never logged.
+    """
+    sid = _setting(environ, "TWILIO_ACCOUNT_SID")
+    token = _setting(environ, "TWILIO_AUTH_TOKEN")
+    sender = _setting(environ, "TWILIO_FROM")
+    service = _setting(environ, "TWILIO_MESSAGING_SERVICE_SID")
+    if not (sid and token and (sender or service)):
+        return Delivery("not-configured")
+    to = str(to or "").strip()
+    if not to:
+        return Delivery("failed", error=f"There is no phone number to text. {_RETRY_BY_HAND}")
+    if not body:
+        return Delivery("failed", error=f"There is no message to send. {_RETRY_BY_HAND}")
+    api_base = _setting(environ, "TWILIO_API_BASE")
+    if api_base and not _api_base_allowed(api_base):
+        _log.error("TWILIO_API_BASE must be an https URL, or http to localhost: %r", api_base)
+        return Delivery("failed", error=_service_down())
+
+    try:
+        import requests  # twilio's own HTTP library, so it is there whenever twilio is
+        from twilio.base.exceptions import TwilioException, TwilioRestException
+        from twilio.http.http_client import TwilioHttpClient
+        from twilio.rest import Client
+    except ImportError:
+        _log.exception("twilio is configured but cannot be imported")
+        return Delivery("failed", error=_service_down())
+
+    try:
+        client = Client(sid, token, environment=dict(environ),
+                        http_client=TwilioHttpClient(timeout=TIMEOUT_SECONDS))
+        if api_base:
+            # Every Messages request goes to the Api domain (api.twilio.com), whose base URL is
+            # a plain attribute. Edge/region would rewrite the host name of that URL: drop them.
+            client.edge = client.region = None
+            client.api.base_url = api_base.rstrip("/")
+        sender_args = {"messaging_service_sid": service} if service else {"from_": sender}
+        message = client.messages.create(to=to, body=body, **sender_args)
+    except TwilioRestException as error:
+        return _rest_failure(to, error.status, error.code, error.msg)
+    except TwilioException as error:  # e.g. TwilioServiceException (RFC 9457 problem answers)
+        return _rest_failure(to, getattr(error, "status", None), getattr(error, "code", None),
+                             getattr(error, "detail", None) or getattr(error, "title", None))
+    except requests.Timeout:
+        _log.warning("Twilio did not answer within %s s", TIMEOUT_SECONDS)
+        return Delivery("failed", error=f"The text service did not answer in time. {_RETRY_BY_HAND}")
+    except requests.RequestException as error:
+        _log.warning("Twilio could not be reached: %s", type(error).__name__)
+        return Delivery("failed", error=_service_down())
+    except Exception:  # the contract is "never raises": the player can always send by hand
+        _log.exception("Unexpected error while texting through Twilio")
+        return Delivery("failed", error=_service_down())
+
+    if message.status in ("failed", "undelivered"):
+        _log.warning("Twilio took message %s as %s: %s %s", message.sid, message.status,
+                     message.error_code, message.error_message)
+        return Delivery("failed", sid=message.sid,
+                        error=_number_error(to, _twilio_said(message.error_message or "it was refused")))
+    return Delivery("sent", sid=message.sid)
+
+
+def _setting(environ: Mapping[str, str], name: str) -> str:
+    return str(environ.get(name) or "").strip()
+
+
+def _api_base_allowed(base: str) -> bool:
+    try:
+        parts = urlsplit(base)
+        host = parts.hostname
+    except ValueError:
+        return False
+    if not host:
+        return False
+    return parts.scheme == "https" or (
+        parts.scheme == "http" and host in ("127.0.0.1", "localhost", "::1"))
+
+
+def _rest_failure(to: str, status: int | None, code: int | None, text: str | None) -> Delivery:
+    said = _twilio_said(text)
+    _log.warning("Twilio refused the message: HTTP %s, code %s: %s", status, code, said)
+    if code in _NUMBER_ERRORS or (status == 400 and "'To'" in said):
+        return Delivery("failed", error=_number_error(to, said))
+    if status in (400, 422) and said:  # a problem with this text, e.g. too long
+        return Delivery("failed", error=f"The text could not be sent: {said} {_RETRY_BY_HAND}")
+    return Delivery("failed", error=_service_down())  # 401/403 (our keys), 429, 5xx
+
+
+def _twilio_said(text: str | None) -> str:
+    said = " ".join(str(text or "").split())
+    for prefix in ("Unable to create record: ",):  # added by twilio-python to Twilio's message
+        if said.startswith(prefix):
+            said = said[len(prefix):]
+    if len(said) > 200:
+        said = said[:197] + "..."
+    if said and said[-1] not in ".!?":
+        said += "."
+    return said
+
+
+def _number_error(to: str, said: str) -> str:
+    return f"The number {to} could not receive the text: {said} {_RETRY_BY_HAND}"
+
+
+def _service_down() -> str:
+    return f"Text messages are not working right now. {_RETRY_BY_HAND}"

@@ -1,0 +1,46 @@
+"""The web app: an application factory with a blueprint for pages and one for the JSON API.
+
+Every handler is stateless: it decodes the link, replays it, answers. Nothing is stored.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from flask import Flask
+
+from app.keys import Keys
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# What a page may load: only our own files; no inline script anywhere (player names are hostile).
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+       "form-action 'self'")
+
+
+def create_app(config: dict | None = None) -> Flask:
+    app = Flask(__name__, static_folder=str(ROOT / "static"), static_url_path="/static")
+    app.config.update(
+        MAX_CONTENT_LENGTH=64 * 1024,  # a request carries a link and a turn: never more
+        PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
+    )
+    if config:
+        app.config.update(config)
+    if "KEYS" not in app.config:
+        app.config["KEYS"] = Keys.from_env()
+
+    from app.web import api, pages
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp, url_prefix="/api")
+
+    @app.after_request
+    def security_headers(response):
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")  # links are game keys
+        return response
+
+    return app

@@ -1,0 +1,242 @@
+"""The JSON API (described in static/openapi.json). Every request carries the game's link.
+
+Errors are JSON ``{"error": {"code", "message"}}`` with a 4xx status; no request changes a game
+except by returning a new link.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request, send_from_directory, url_for
+
+from app import sms
+from app.engine.games import NAMES as GAMES, rules_for
+from app.link import LinkError, Seat
+from app.play import Game, TurnError
+from app.web import ROOT
+from app.web.layout import board_layout
+from app.web.views import error_body, game_view, load
+
+bp = Blueprint("api", __name__)
+
+STATUS = {
+    "OversizedLink": 413,
+    "UnknownVersion": 410,
+}
+
+
+class BadRequest(ValueError):
+    """A request the API can't read; the message says what is wrong."""
+
+    status = 400
+
+
+class WrongSeat(ValueError):
+    status = 409
+
+
+def _keys():
+    return current_app.config["KEYS"]
+
+
+def game_url(token: str) -> str:
+    base = current_app.config.get("PUBLIC_URL")
+    path = url_for("pages.game", token=token)
+    return base.rstrip("/") + path if base else url_for("pages.game", token=token, _external=True)
+
+
+@bp.errorhandler(LinkError)
+def link_error(error):
+    return jsonify(error_body(error)), STATUS.get(type(error).__name__, 400)
+
+
+@bp.errorhandler(TurnError)
+def turn_error(error):
+    return jsonify(error_body(error)), 422
+
+
+@bp.errorhandler(BadRequest)
+@bp.errorhandler(WrongSeat)
+def bad_request(error):
+    return jsonify(error_body(error)), error.status
+
+
+@bp.errorhandler(404)
+@bp.errorhandler(405)
+@bp.errorhandler(413)
+@bp.errorhandler(415)
+def http_error(error):
+    body = {"error": {"code": error.name.replace(" ", ""), "message": error.description}}
+    return jsonify(body), error.code
+
+
+def _json() -> dict:
+    if not request.is_json:
+        raise BadRequest("Send the request body as JSON (Content-Type: application/json).")
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BadRequest("The request body is not a JSON object.")
+    return data
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """This API's description (kept in the repo as static/openapi.json)."""
+    return send_from_directory(ROOT / "static", "openapi.json", mimetype="application/json")
+
+
+@bp.get("/boards/<game>")
+def board(game):
+    if game not in GAMES:
+        raise BadRequest(f"No game called {game!r}.")
+    response = jsonify(board_layout(game))
+    response.cache_control.public = True
+    response.cache_control.max_age = 3600
+    return response
+
+
+@bp.post("/games")
+def create():
+    """Create a game: ``{"game", "players": [{"name", "color", "phone"?}]}``."""
+    data = _json()
+    game = data.get("game", "parcheesi")
+    if game not in GAMES:
+        raise BadRequest(f"No game called {game!r}.")
+    seats = parse_players(game, data.get("players"))
+    played = Game.new(game, seats, _keys())
+    token = played.token()
+    body = _with_link(game_view(played, token), token)
+    body["message"] = _send(played, None, body["url"], deliver=False)
+    return jsonify(body), 201
+
+
+def parse_players(game: str, players) -> list[Seat]:
+    """Seats from the request, in turn order (around the board in the direction of play)."""
+    rules = rules_for(game)
+    names = rules.board.color_names
+    if not isinstance(players, list) or not 2 <= len(players) <= len(names):
+        raise BadRequest(f"{rules_for(game).name.title()} takes 2 to {len(names)} players.")
+    seats = []
+    for i, player in enumerate(players):
+        if not isinstance(player, dict):
+            raise BadRequest("Each player is an object with a name and a color.")
+        name = str(player.get("name", "")).strip() or f"Player {i + 1}"
+        color = player.get("color")
+        if color not in names:
+            raise BadRequest(f"Choose a color among {', '.join(names)}.")
+        phone = player.get("phone") or None
+        try:
+            if phone:
+                phone = sms.normalize_phone(str(phone))
+            seats.append(Seat(name=name, color=names.index(color), phone=phone))
+        except ValueError as error:
+            raise BadRequest(str(error)) from None
+    colors = [s.color for s in seats]
+    if len(set(colors)) != len(colors):
+        raise BadRequest("Each player needs a different color.")
+    seats.sort(key=lambda s: s.color)  # turns go around the board in the direction of play
+    return seats
+
+
+@bp.get("/games/<token>")
+def read(token):
+    """The game at this link, with the replay since the viewer's own last turn."""
+    played, recorder = load(token, _keys(), record=True)
+    body = _with_link(game_view(played, token, recorder), token)
+    if request.args.get("invite"):  # a new game: the text its creator sends the first player
+        body["message"] = _send(played, None, body["url"], deliver=False)
+    return jsonify(body)
+
+
+@bp.post("/games/<token>/moves")
+def moves(token):
+    """Play part of a turn (``{"seat", "steps"}``) and see the result; nothing is stored."""
+    played, done = _play(token, _json())
+    view = game_view(played, token)
+    view["turn_over"] = done
+    return jsonify(view)
+
+
+@bp.post("/games/<token>/turn")
+def finish(token):
+    """Finish a turn: play its steps, make the next link, and text it when we can."""
+    data = _json()
+    played, done = _play(token, data)
+    if not done:
+        raise TurnError("The turn isn't over yet: play your dice first.")
+    if "seats" in data:
+        played = played.with_seats(_seat_changes(played, data["seats"]))
+    mover = played.header.seats[data["seat"]].name
+    next_token = played.token()
+    url = game_url(next_token)
+    body = _with_link(game_view(played, next_token), next_token)
+    body["message"] = _send(played, mover, url)
+    return jsonify(body)
+
+
+def _play(token: str, data: dict):
+    seat, steps = data.get("seat"), data.get("steps", [])
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise BadRequest("Say which seat is playing (\"seat\": a number).")
+    if not isinstance(steps, list) or len(steps) > 200:
+        raise BadRequest("\"steps\" is a list of \"roll\" and moves.")
+    played, _ = load(token, _keys())
+    if not 0 <= seat < len(played.header.seats):
+        raise BadRequest("There is no such seat in this game.")
+    if not played.over and played.match.turn != seat:
+        raise WrongSeat(f"It is {played.header.seats[played.match.turn].name}'s turn, not "
+                        f"{played.header.seats[seat].name}'s.")
+    done = played.play_turn(seat, steps)
+    return played, done
+
+
+def _seat_changes(played: Game, changes) -> list[Seat]:
+    """Names and phone numbers edited on the page go out with the next link."""
+    if not isinstance(changes, list) or len(changes) != len(played.header.seats):
+        raise BadRequest("\"seats\" lists every seat.")
+    seats = []
+    for seat, change in zip(played.header.seats, changes):
+        if not isinstance(change, dict):
+            raise BadRequest("Each seat change is an object.")
+        name = str(change.get("name", seat.name)).strip() or seat.name
+        phone = seat.phone
+        if "phone" in change:
+            phone = change["phone"] or None
+        try:
+            if phone and phone != seat.phone:
+                phone = sms.normalize_phone(str(phone))
+            seats.append(Seat(name=name, color=seat.color, bot=seat.bot, phone=phone))
+        except ValueError as error:
+            raise BadRequest(str(error)) from None
+    return seats
+
+
+def _send(played: Game, mover: str | None, url: str, deliver: bool = True) -> dict:
+    """Text the next link to the player it goes to, or say how to send it by hand.
+
+    A new game's first link is not texted by the server: its creator sends it (the page's
+    "Send to" button), so nobody gets a text from a stranger's number unasked.
+    """
+    if played.over:
+        return {"to": None, "text": None, "status": "game-over", "error": None,
+                "sms_href": None}
+    to = played.header.seats[played.match.turn]
+    text = sms.turn_message(mover, to.name, url, played.rules.name.title())
+    if deliver and to.phone:
+        delivery = sms.deliver(to.phone, text)
+    else:
+        delivery = sms.Delivery("not-sent")
+    return {
+        "to": to.name,
+        "text": text,
+        "status": delivery.status,
+        "error": delivery.error,
+        "sms_href": sms.sms_href(to.phone, text),
+    }
+
+
+def _with_link(view: dict, token: str) -> dict:
+    view["url"] = game_url(token)
+    view["token_chars"] = len(token)
+    return view
+
+

@@ -1,0 +1,17 @@
+"""The WSGI app as a module-level object: Zappa's ``app_function`` ("app.web.wsgi.app").
+
+Any WSGI server can use it too (``gunicorn app.web.wsgi:app``). See docs/deploy.md.
+"""
+
+import os
+
+from app.web import create_app
+
+# On Lambda the code folder is read-only, so the development-key fallback would make new keys at
+# every cold start: links would stop working and dice would change. Refuse to start instead.
+if os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+    for _name in ("SIGNING_KEYS", "DICE_KEY"):
+        if not os.environ.get(_name, "").replace(",", "").strip():
+            raise RuntimeError(f"{_name} is not set on this Lambda function: see docs/deploy.md")
+
+app = create_app()

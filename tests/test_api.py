@@ -1,0 +1,275 @@
+"""The JSON API and the pages through Flask's test client: every endpoint, every kind of bad input.
+
+Bad input gets a clear 4xx (JSON for the API, a page for people), never a 500, never a changed game.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app import link
+from app.keys import Keys
+from app.play import Game
+from app.web import create_app
+
+KEYS = Keys.for_tests("api")
+PLAYERS = [{"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]
+
+
+@pytest.fixture
+def client(monkeypatch):
+    for name in ("TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_FROM"):
+        monkeypatch.delenv(name, raising=False)
+    app = create_app({"KEYS": KEYS, "TESTING": True, "PUBLIC_URL": "https://play.test"})
+    return app.test_client()
+
+
+def create(client, players=PLAYERS):
+    response = client.post("/api/games", json={"game": "parcheesi", "players": players})
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def play_until_turn_over(client, view):
+    """Roll and take the first legal move until the turn passes; returns (steps, last view)."""
+    seat, steps = view["turn"], []
+    while True:
+        step = "roll" if view["phase"] == "roll" else {
+            k: view["legal"][0][k] for k in ("from", "to", "values")}
+        steps.append(step)
+        response = client.post(f"/api/games/{view['token']}/moves",
+                               json={"seat": seat, "steps": steps})
+        assert response.status_code == 200, response.json
+        after = response.json
+        after["token"] = view["token"]
+        if after["turn_over"]:
+            return steps, after
+        view = after
+
+
+def assert_error(response, status):
+    assert response.status_code == status, response.data
+    assert response.is_json
+    assert response.json["error"]["message"]
+
+
+# -- endpoints ---------------------------------------------------------------------------------
+
+def test_openapi_document_is_served_and_valid(client):
+    from openapi_spec_validator import validate
+    response = client.get("/api/openapi.json")
+    assert response.status_code == 200
+    validate(response.json)
+    assert set(response.json["paths"]) >= {"/api/games", "/api/games/{token}",
+                                           "/api/games/{token}/moves", "/api/games/{token}/turn"}
+
+
+def test_board_layout_places_every_square(client):
+    layout = client.get("/api/boards/parcheesi").json
+    assert len(layout["squares"]) == 68
+    assert [c["name"] for c in layout["colors"]] == ["yellow", "blue", "red", "green"]
+    assert all(len(c["path"]) == 71 for c in layout["colors"])
+    assert_error(client.get("/api/boards/chess"), 400)
+
+
+def test_create_a_game_gives_its_link_and_the_invite_for_the_first_player(client):
+    view = create(client)
+    assert view["url"] == "https://play.test/g/" + view["token"]
+    assert view["phase"] == "roll"
+    assert [s["name"] for s in view["seats"]] == ["Ana", "Ben"]
+    first = view["seats"][view["turn"]]["name"]
+    assert view["message"]["to"] == first and view["url"] in view["message"]["text"]
+    assert view["message"]["sms_href"].startswith("sms:")
+
+
+def test_players_sit_in_turn_order_whatever_order_they_are_listed_in(client):
+    view = create(client, [{"name": "Red", "color": "red"}, {"name": "Yel", "color": "yellow"}])
+    assert [s["color"] for s in view["seats"]] == ["yellow", "red"]
+
+
+def test_read_a_game_shows_position_legal_moves_and_replay(client):
+    view = create(client)
+    read = client.get(f"/api/games/{view['token']}").json
+    assert read["position"] == view["position"] and read["legal"] == []
+    assert read["replay"]["events"] == [] and read["steps"] == 0
+
+
+def test_rolling_reveals_the_dice_and_the_legal_moves(client):
+    view = create(client)
+    response = client.post(f"/api/games/{view['token']}/moves",
+                           json={"seat": view["turn"], "steps": ["roll"]})
+    after = response.json
+    assert response.status_code == 200
+    assert len(after["dice"]) == 2 or after["turn_over"]
+    for move in after["legal"]:
+        assert {"from", "to", "values", "text"} <= set(move)
+
+
+def test_the_same_link_always_gives_the_same_dice(client):
+    view = create(client)
+    body = {"seat": view["turn"], "steps": ["roll"]}
+    first = client.post(f"/api/games/{view['token']}/moves", json=body).json
+    again = client.post(f"/api/games/{view['token']}/moves", json=body).json
+    assert first == again
+
+
+def test_finishing_a_turn_returns_the_next_link_for_the_next_player(client):
+    view = create(client)
+    steps, _ = play_until_turn_over(client, view)
+    response = client.post(f"/api/games/{view['token']}/turn",
+                           json={"seat": view["turn"], "steps": steps})
+    assert response.status_code == 200
+    nxt = response.json
+    assert nxt["token"] != view["token"] and nxt["turn"] != view["turn"]
+    mover = view["seats"][view["turn"]]["name"]
+    assert nxt["message"]["to"] == nxt["seats"][nxt["turn"]]["name"]
+    assert mover in nxt["message"]["text"] and nxt["url"] in nxt["message"]["text"]
+    assert nxt["message"]["status"] == "not-sent"  # nobody has a phone number here
+    # The next player sees the previous turn replayed.
+    read = client.get(f"/api/games/{nxt['token']}").json
+    assert [e["kind"] for e in read["replay"]["events"]][0] == "roll"
+    assert all(e["seat"] == view["turn"] for e in read["replay"]["events"])
+
+
+def test_phone_changes_go_out_with_the_next_link(client):
+    view = create(client)
+    steps, _ = play_until_turn_over(client, view)
+    seats = [{"name": "Ana", "phone": "+1 415 555 0100"}, {"name": "Benjamin", "phone": None}]
+    nxt = client.post(f"/api/games/{view['token']}/turn",
+                      json={"seat": view["turn"], "steps": steps, "seats": seats}).json
+    game = Game.from_token(nxt["token"], KEYS)
+    assert [s.name for s in game.header.seats] == ["Ana", "Benjamin"]
+    assert game.header.seats[0].phone == "+14155550100"
+    assert "+14155550100" not in nxt["token"]
+
+
+# -- bad input: links ---------------------------------------------------------------------------
+
+def test_a_tampered_link_is_refused(client):
+    token = create(client)["token"]
+    bad = token[:20] + ("A" if token[20] != "A" else "B") + token[21:]
+    assert_error(client.get(f"/api/games/{bad}"), 400)
+    page = client.get(f"/g/{bad}")
+    assert page.status_code == 400 and b"This link doesn" in page.data
+
+
+def test_a_truncated_link_is_refused(client):
+    token = create(client)["token"]
+    assert_error(client.get(f"/api/games/{token[:-5]}"), 400)
+    assert_error(client.get(f"/api/games/{token.split('.')[0]}"), 400)
+    assert client.get(f"/g/{token[:30]}").status_code == 400
+
+
+def test_an_oversized_link_is_refused(client):
+    assert_error(client.get("/api/games/" + "A" * 5000), 413)
+    assert client.get("/g/" + "A" * 5000).status_code == 413
+
+
+def test_a_link_from_another_rules_version_is_refused_as_gone(client):
+    game = Game.new("parcheesi", [link.Seat("A", 0), link.Seat("B", 2)], KEYS)
+    from dataclasses import replace
+    old = link.encode(replace(game.header, rules_version=99), [], KEYS)
+    assert_error(client.get(f"/api/games/{old}"), 410)
+    assert client.get(f"/g/{old}").status_code == 410
+
+
+# -- bad input: requests and moves ----------------------------------------------------------------
+
+def test_wrong_content_type_and_malformed_json(client):
+    view = create(client)
+    url = f"/api/games/{view['token']}/moves"
+    assert_error(client.post(url, data="seat=0", content_type="application/x-www-form-urlencoded"), 400)
+    assert_error(client.post(url, data="{nope", content_type="application/json"), 400)
+    assert_error(client.post(url, json=[1, 2]), 400)
+    assert_error(client.post(url, json={"steps": ["roll"]}), 400)
+    assert_error(client.post(url, json={"seat": 0, "steps": "roll"}), 400)
+    assert_error(client.post("/api/games", json={"players": [{"name": "x", "color": "pink"}]}), 400)
+    assert_error(client.post("/api/games", json={"players": PLAYERS * 3}), 400)
+    assert_error(client.post("/api/games", json={"players": [PLAYERS[0], PLAYERS[0]]}), 400)
+    assert_error(client.post("/api/games", json={
+        "players": [{"name": "A", "color": "yellow", "phone": "123"}, PLAYERS[1]]}), 400)
+
+
+def test_moves_for_a_seat_that_is_not_to_move_are_refused(client):
+    view = create(client)
+    other = 1 - view["turn"]
+    response = client.post(f"/api/games/{view['token']}/moves", json={"seat": other, "steps": ["roll"]})
+    assert_error(response, 409)
+    assert_error(client.post(f"/api/games/{view['token']}/moves", json={"seat": 7, "steps": []}), 400)
+
+
+def test_illegal_and_malformed_moves_are_refused(client):
+    view = create(client)
+    url, seat = f"/api/games/{view['token']}/moves", view["turn"]
+    assert_error(client.post(url, json={"seat": seat, "steps": [{"from": -1, "to": 0, "values": [5]}]}), 422)
+    assert_error(client.post(url, json={"seat": seat, "steps": ["roll", "roll"]}), 422)
+    assert_error(client.post(url, json={"seat": seat, "steps": ["roll", {"from": 3, "to": 90, "values": [9]}]}), 422)
+    assert_error(client.post(url, json={"seat": seat, "steps": ["roll", {"to": 1}]}), 422)
+    assert_error(client.post(url, json={"seat": seat, "steps": ["dance"]}), 422)
+
+
+def test_finishing_a_turn_too_early_or_playing_past_its_end_is_refused(client):
+    view = create(client)
+    url, seat = f"/api/games/{view['token']}", view["turn"]
+    assert_error(client.post(f"{url}/turn", json={"seat": seat, "steps": []}), 422)
+    steps, _ = play_until_turn_over(client, view)
+    assert_error(client.post(f"{url}/moves", json={"seat": seat, "steps": steps + ["roll"]}), 422)
+
+
+def test_a_refused_request_never_changes_the_game(client):
+    view = create(client)
+    before = client.get(f"/api/games/{view['token']}").json
+    client.post(f"/api/games/{view['token']}/turn", json={"seat": view["turn"], "steps": ["roll", "roll"]})
+    assert client.get(f"/api/games/{view['token']}").json == before
+
+
+def test_unknown_api_address_and_method_are_json_errors(client):
+    assert_error(client.get("/api/nothing"), 404)
+    assert_error(client.get("/api/games"), 405)
+
+
+# -- pages ---------------------------------------------------------------------------------------
+
+def test_pages_send_a_content_security_policy_without_inline_script(client):
+    for path in ("/", "/rules/parcheesi", "/whats-new"):
+        response = client.get(path)
+        assert response.status_code == 200
+        csp = response.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+        assert b"<script>" not in response.data
+
+
+def test_new_game_form_creates_a_game_and_opens_it(client):
+    form = {"game": "parcheesi", "play0": "1", "name0": "Ana", "color0": "yellow",
+            "play2": "1", "name2": "<img src=x onerror=1>", "color2": "red"}
+    response = client.post("/new", data=form)
+    assert response.status_code == 302
+    page = client.get(response.headers["Location"])
+    assert page.status_code == 200
+    assert b"&lt;img src=x onerror=1&gt;" in page.data
+    assert b"<img src=x" not in page.data
+
+
+def test_new_game_form_with_one_player_explains_the_problem(client):
+    response = client.post("/new", data={"game": "parcheesi", "play0": "1", "color0": "yellow"})
+    assert response.status_code == 400 and b"2 to 4 players" in response.data
+
+
+def test_new_game_form_with_a_too_long_name_explains_the_problem(client):
+    response = client.post("/new", data={"game": "parcheesi", "play0": "1", "color0": "yellow",
+                                         "name0": "x" * 30, "play1": "1", "color1": "blue"})
+    assert response.status_code == 400 and b"at most 24 characters" in response.data
+
+
+def test_whats_new_renders_the_changelog(client):
+    page = client.get("/whats-new")
+    first_entry = next(line for line in Path("CHANGELOG.md").read_text().splitlines()
+                       if line.startswith("- "))
+    words = first_entry[2:].split()[0]
+    assert words.encode() in page.data
+
+
+def test_a_missing_page_is_a_friendly_404(client):
+    response = client.get("/no/such/page")
+    assert response.status_code == 404 and b"Nothing here" in response.data
