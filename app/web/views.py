@@ -65,6 +65,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None) -> dict:
         "doubles": getattr(state, "doubles", 0),
         "pool": list(state.pool) if match.phase == MOVE else [],
         "dice": _current_dice(match),
+        "last_roll": _last_roll(match),
         "pieces": [list(p) for p in state.pos],
         "seats": [
             {"seat": i, "name": s.name, "color": names[s.color], "bot": s.bot,
@@ -96,9 +97,11 @@ def _initial_pieces(game: Game) -> list:
 
 
 def _current_dice(match) -> list[int]:
-    """The last roll of the player to move, while it is being played."""
-    if match.phase != MOVE:
-        return []
+    """The roll being played (none while the player is to roll)."""
+    return _last_roll(match) if match.phase == MOVE else []
+
+
+def _last_roll(match) -> list[int]:
     for kind, seat, what in reversed(match.history):
         if kind == "roll":
             return list(what)

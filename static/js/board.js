@@ -42,9 +42,9 @@ export class Board {
       el("circle", { cx: hx + 0.5, cy: hy + 0.5, r: 0.9, class: "homespot", fill: color.fill }, g);
     });
     for (const sq of this.layout.squares) {
-      const fill = sq.entry !== null ? this.layout.colors[sq.entry].fill : null;
+      const entry = sq.entry !== null ? ` entry-${this.layout.colors[sq.entry].name}` : "";
       el("rect", { x: sq.x + 0.05, y: sq.y + 0.05, width: 0.9, height: 0.9,
-        class: sq.safe ? "square safe" : "square", ...(fill ? { fill } : {}) }, g);
+        class: `square${sq.safe ? " safe" : ""}${entry}` }, g);
       if (sq.safe) el("circle", { cx: sq.x + 0.5, cy: sq.y + 0.5, r: 0.32, class: "safering" }, g);
     }
   }

@@ -92,8 +92,8 @@ function render() {
   const v = view;
   board.place(v.pieces, seatsColors(v));
   board.clearMoves();
-  showDice(v.dice, v.pool);
-  const myTurn = !v.winner && v.winner !== 0;
+  // The dice of this turn: while they are played, and once the turn is done.
+  showDice(v.phase === "move" || steps.length ? v.last_roll : [], v.pool);
   const mover = nameOf(v, base.turn);
   $("roll").hidden = !(v.phase === "roll" && v.turn === base.turn);
   $("undo").hidden = !steps.some((s) => s !== "roll");
@@ -105,10 +105,9 @@ function render() {
     say(`${mover}, your turn is done. Send it to ${nameOf(v, v.turn)}.`);
   } else if (v.phase === "roll") {
     say(v.doubles ? `Doubles! ${mover}, roll again.` : `${mover}, your turn: roll the dice.`);
-  } else if (myTurn) {
+  } else {
     say(`${mover}: tap a pawn or a landing spot.`);
-    const moves = selected === null ? v.legal : v.legal;
-    board.showMoves(moves, COLOR_INDEX[v.seats[v.turn].color], pick, selected);
+    board.showMoves(v.legal, COLOR_INDEX[v.seats[v.turn].color], pick, selected);
     for (const node of board.pieceNodes) {
       if (+node.dataset.seat !== v.turn) continue;
       const progress = +node.dataset.progress;
@@ -207,6 +206,9 @@ function showSend(next) {
     $("sendmsg").textContent = `Texted the link to ${msg.to}.`;
   } else if (msg.status === "failed") {
     $("sendmsg").textContent = `${msg.error} Send it yourself:`;
+  } else if (next.steps === 0) {
+    $("sendmsg").textContent = local ? `Game created. ${msg.to} goes first: pass them the phone.`
+      : `Game created. ${msg.to} goes first: send them the link.`;
   } else if (local) {
     $("sendmsg").textContent = `Pass the phone to ${msg.to}.`;
   } else {
@@ -228,7 +230,9 @@ function showSend(next) {
   };
   $("next").href = new URL(next.url).pathname;
   $("next").hidden = !local;
-  say(msg.status === "game-over" ? `${nameOf(next, next.winner)} wins!` : `Sent. ${msg.to} is next.`);
+  if (msg.status === "game-over") say(`${nameOf(next, next.winner)} wins!`);
+  else if (next.steps === 0) say(`New game: ${msg.to} goes first.`);
+  else say(msg.status === "sent" ? `Sent. ${msg.to} is next.` : `${msg.to} is next.`);
 }
 
 // -- links seen in this browser: never lose a newer one ------------------------------------------
