@@ -96,7 +96,7 @@ class FakeTwilio:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever,
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,),
                                         name="fake-twilio", daemon=True)
         self._thread.start()
         return self

@@ -101,7 +101,8 @@ def test_rolling_reveals_the_dice_and_the_legal_moves(client):
                            json={"seat": view["turn"], "steps": ["roll"]})
     after = response.json
     assert response.status_code == 200
-    assert len(after["dice"]) == 2 or after["turn_over"]
+    assert len(after["last_roll"]) == 2 and all(1 <= d <= 6 for d in after["last_roll"])
+    assert after["dice"] == (after["last_roll"] if after["phase"] == "move" else [])
     for move in after["legal"]:
         assert {"from", "to", "values", "text"} <= set(move)
 

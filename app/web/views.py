@@ -77,6 +77,8 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None) -> dict:
              "text": rules.move_text(header.seats[state.turn].color, m)}
             for i, m in enumerate(match.legal_moves())
         ],
+        "first_rolls": [[[seat, total] for seat, total in round_.items()]
+                        for round_ in match.start_rounds],
         "commitment": game.commitment(),
         "secret": game.revealed_secret(),
     }

@@ -281,6 +281,10 @@ async function start() {
     board.place(first.pieces, seatsColors(first));
     return;
   }
+  if (first.steps === 0) {
+    first.first_rolls.forEach((round, i) => addFeed(`${i ? "Tie, roll again: " : "Who goes first: "}${
+      round.map(([seat, total]) => `${nameOf(first, seat)} ${total}`).join(", ")}`));
+  }
   if (!stale && !steps.length) await replay(first.replay);
   if (steps.length) await submit(steps);
   else render();

@@ -1,0 +1,363 @@
+"""Texts for turn links: GSM-7 wording, sms: links, phone numbers, and Twilio sends through the
+real twilio client against a fake Messages API on 127.0.0.1."""
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from app import sms
+from fake_twilio import FakeTwilio
+
+SID = "AC" + "0123456789abcdef" * 2
+TOKEN = "s3cret-auth-token"
+FROM = "+15005550006"
+SERVICE = "MG" + "fedcba9876543210" * 2
+TO = "+12015550123"
+BAD = "+15551234567"
+URL = "https://boardpass.example/p/" + "AbCd-_09" * 16 + ".qwertyuiopasdfghjklzxc"
+
+HOSTILE_NAMES = [
+    "Ana \U0001f600\U0001f3b2",                    # emoji
+    "José Ñúñez Ålborg",                            # accents
+    "\u201cBig\u201d D\u2019Angelo \u2014 jr",      # curly quotes, em dash
+    "Line\none\r\ntwo\tthree",                      # newlines, tab
+    "<script>alert('x')</script>",                  # markup
+    "\u202eevil\u200b\u200dname\x00\x07",           # bidi override, zero-width, NUL, BEL
+    "Z\u0351\u0352\u0357\u035b\u0363a\u0364\u0365lgo",  # combining-mark flood
+    "\u4e2d\u6587\u540d\u5b57",                     # CJK only: nothing GSM-7 left
+    "\uff21\uff4e\uff41 \ufb01ne",                  # fullwidth letters, ligature
+    "x" * 500,                                      # very long
+    "{curly} [square] ~tilde^ |pipe| \\ \u20ac",   # GSM-7 extension characters
+    "",
+    "   ",
+]
+
+
+def configured(fake: FakeTwilio, **extra) -> dict:
+    env = {"TWILIO_ACCOUNT_SID": SID, "TWILIO_AUTH_TOKEN": TOKEN, "TWILIO_FROM": FROM,
+           "TWILIO_API_BASE": fake.url}
+    env.update(extra)
+    return {k: v for k, v in env.items() if v is not None}
+
+
+@pytest.fixture
+def fake():
+    with FakeTwilio(SID, TOKEN) as server:
+        yield server
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# --- deliver(): the real twilio client against the fake API ---------------------------------
+
+def test_deliver_sends_one_post_with_basic_auth_and_the_message(fake):
+    body = sms.turn_message("Ana", "Ben", URL + "?a=1&b=2+3#x")
+    delivery = sms.deliver(TO, body, configured(fake))
+
+    assert delivery.status == "sent" and delivery.error is None
+    assert len(fake.requests) == 1
+    request = fake.requests[0]
+    assert request.method == "POST"
+    assert request.path == f"/2010-04-01/Accounts/{SID}/Messages.json"
+    assert request.basic_auth == (SID, TOKEN)
+    assert request.headers["user-agent"].startswith("twilio-python/9.")  # the real client
+    assert request.headers["content-type"].startswith("application/x-www-form-urlencoded")
+    assert request.field("To") == TO
+    assert request.field("From") == FROM
+    assert request.field("Body") == body
+    assert "MessagingServiceSid" not in request.form
+    assert delivery.sid and delivery.sid.startswith("SM") and len(delivery.sid) == 34
+
+
+def test_deliver_uses_the_messaging_service_when_it_is_set(fake):
+    delivery = sms.deliver(TO, "hello", configured(fake, TWILIO_MESSAGING_SERVICE_SID=SERVICE))
+    assert delivery.status == "sent"
+    (request,) = fake.requests
+    assert request.field("MessagingServiceSid") == SERVICE
+    assert "From" not in request.form
+
+
+def test_deliver_with_only_a_messaging_service_is_configured(fake):
+    env = configured(fake, TWILIO_FROM=None, TWILIO_MESSAGING_SERVICE_SID=SERVICE)
+    assert sms.deliver(TO, "hello", env).status == "sent"
+    assert fake.requests[0].field("MessagingServiceSid") == SERVICE
+
+
+def test_deliver_ignores_edge_and_region_when_pointed_at_another_api(fake):
+    env = configured(fake, TWILIO_EDGE="sydney", TWILIO_REGION="au1")
+    assert sms.deliver(TO, "hello", env).status == "sent"
+    assert len(fake.requests) == 1
+
+
+def test_a_bad_number_fails_with_twilios_message_and_no_exception(fake):
+    fake.reject(BAD)
+    delivery = sms.deliver(BAD, "hello", configured(fake))
+
+    assert delivery.status == "failed" and delivery.sid is None
+    assert f"The 'To' number {BAD} is not a valid phone number." in delivery.error
+    assert delivery.error.startswith(f"The number {BAD} could not receive the text: ")
+    assert delivery.error.endswith("Send the link yourself.")
+    assert "Unable to create record" not in delivery.error
+    assert len(fake.requests) == 1
+
+
+def test_an_unsubscribed_number_is_a_number_problem_too(fake):
+    fake.reject(TO, code=21610, message="Attempt to send to unsubscribed recipient")
+    delivery = sms.deliver(TO, "hello", configured(fake))
+    assert delivery.status == "failed"
+    assert delivery.error == (f"The number {TO} could not receive the text: "
+                              "Attempt to send to unsubscribed recipient. Send the link yourself.")
+
+
+def test_a_message_twilio_refuses_on_arrival_is_failed(fake):
+    fake.fail_on_arrival(TO)
+    delivery = sms.deliver(TO, "hello", configured(fake))
+    assert delivery.status == "failed" and delivery.sid.startswith("SM")
+    assert "Unreachable destination handset" in delivery.error
+
+
+def test_wrong_credentials_fail_without_showing_them(fake):
+    delivery = sms.deliver(TO, "hello", configured(fake, TWILIO_AUTH_TOKEN="wrong"))
+    assert delivery.status == "failed"
+    assert delivery.error == "Text messages are not working right now. Send the link yourself."
+    assert "wrong" not in delivery.error and SID not in delivery.error
+
+
+@pytest.mark.parametrize("status", [429, 500, 503])
+def test_twilio_server_errors_fail_gently(fake, status):
+    fake.reject(TO, code=20500, message="Internal Server Error", status=status)
+    delivery = sms.deliver(TO, "hello", configured(fake))
+    assert delivery.status == "failed"
+    assert delivery.error == "Text messages are not working right now. Send the link yourself."
+
+
+def test_a_server_that_is_down_fails_quickly():
+    env = {"TWILIO_ACCOUNT_SID": SID, "TWILIO_AUTH_TOKEN": TOKEN, "TWILIO_FROM": FROM,
+           "TWILIO_API_BASE": f"http://127.0.0.1:{free_port()}"}  # nothing listens there
+    started = time.monotonic()
+    delivery = sms.deliver(TO, "hello", env)
+    assert delivery.status == "failed"
+    assert delivery.error == "Text messages are not working right now. Send the link yourself."
+    # Connection refused is immediate: it must not wait out the timeout.
+    assert time.monotonic() - started < sms.TIMEOUT_SECONDS
+
+
+def test_a_server_that_never_answers_times_out(monkeypatch):
+    monkeypatch.setattr(sms, "TIMEOUT_SECONDS", 0.3)
+    with socket.socket() as silent:  # accepts connections (backlog) but never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(5)
+        env = {"TWILIO_ACCOUNT_SID": SID, "TWILIO_AUTH_TOKEN": TOKEN, "TWILIO_FROM": FROM,
+               "TWILIO_API_BASE": f"http://127.0.0.1:{silent.getsockname()[1]}"}
+        delivery = sms.deliver(TO, "hello", env)
+    assert delivery.status == "failed"
+    assert delivery.error == "The text service did not answer in time. Send the link yourself."
+
+
+@pytest.mark.parametrize("drop", [
+    "TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_FROM", "all"])
+def test_unconfigured_sends_nothing(fake, drop):
+    env = {} if drop == "all" else configured(fake, **{drop: None})
+    assert sms.deliver(TO, "hello", env) == sms.Delivery("not-configured")
+    assert fake.requests == []
+
+
+def test_blank_settings_count_as_unset(fake):
+    env = configured(fake, TWILIO_AUTH_TOKEN="  ", TWILIO_MESSAGING_SERVICE_SID="")
+    assert sms.deliver(TO, "hello", env).status == "not-configured"
+    assert fake.requests == []
+
+
+@pytest.mark.parametrize("to, body", [("", "hello"), (TO, "")])
+def test_nothing_to_send_fails_without_a_request(fake, to, body):
+    delivery = sms.deliver(to, body, configured(fake))
+    assert delivery.status == "failed" and delivery.error.endswith("Send the link yourself.")
+    assert fake.requests == []
+
+
+def test_plain_http_to_another_host_is_refused(caplog):
+    env = {"TWILIO_ACCOUNT_SID": SID, "TWILIO_AUTH_TOKEN": TOKEN, "TWILIO_FROM": FROM,
+           "TWILIO_API_BASE": "http://twilio.example.invalid"}
+    delivery = sms.deliver(TO, "hello", env)
+    assert delivery.status == "failed"
+    assert "TWILIO_API_BASE must be" in caplog.text
+
+
+def test_the_body_and_token_are_not_logged(fake, caplog):
+    fake.reject(BAD)
+    sms.deliver(BAD, "secret link " + URL, configured(fake))
+    assert caplog.records  # the failure is logged for the operator
+    assert URL not in caplog.text and TOKEN not in caplog.text
+
+
+# --- turn_message(): GSM-7 text ---------------------------------------------------------------
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+@pytest.mark.parametrize("as_mover", [True, False])
+def test_turn_message_is_single_line_gsm7_whatever_the_names(name, as_mover):
+    mover, next_name = (name, "Ben") if as_mover else ("Ana", name)
+    for text in (sms.turn_message(mover, next_name, URL),
+                 sms.turn_message(None, name, URL, "Red Arse")):
+        assert sms.gsm7_length(text) is not None, text
+        assert not any(c in text for c in "\n\r\t\f\x00\x1b"), text
+        assert "  " not in text
+        assert text.endswith(" " + URL)
+        assert sms.segments(text) <= 2  # even a 500-character name is cut short
+
+
+def test_turn_message_names_the_mover_and_the_next_player():
+    text = sms.turn_message("Ana", "Ben", URL)
+    assert text == f"Ana moved. Your turn in Boardpass, Ben: {URL}"
+
+
+def test_new_game_invitation_uses_a_straight_apostrophe_and_the_title():
+    text = sms.turn_message(None, "Ben", URL, "Ludo")
+    assert text == f"Ben, you're invited to a game of Ludo in Boardpass. Your turn: {URL}"
+    assert sms.turn_message(None, "Ben", URL).startswith(
+        "Ben, you're invited to a game of Parcheesi in Boardpass.")
+
+
+@pytest.mark.parametrize("typed, shown", [
+    ("José", "Jose"),
+    ("Ñúñez", "Nunez"),
+    ("\u201cBig\u201d D\u2019Angelo", "\"Big\" D'Angelo"),
+    ("Ana\n\n  Maria", "Ana Maria"),
+    ("Ana \U0001f600", "Ana"),
+    ("<script>", "<script>"),  # plain text: GSM-7 has < and >; HTML escaping is the page's job
+    ("\uff21\uff4e\uff41", "Ana"),
+    ("J.R. Smith", "J.R. Smith"),
+])
+def test_names_are_transliterated(typed, shown):
+    assert sms.turn_message(typed, "Ben", URL) == f"{shown} moved. Your turn in Boardpass, Ben: {URL}"
+
+
+def test_empty_names_fall_back():
+    assert sms.turn_message("\U0001f600", "Ben", URL).startswith("A player moved. ")
+    assert sms.turn_message("", "Ben", URL).startswith("A player moved. ")
+    assert sms.turn_message("Ana", "\u4e2d\u6587", URL) == f"Ana moved. Your turn in Boardpass: {URL}"
+    assert sms.turn_message(None, " ", URL).startswith("You're invited to a game of Parcheesi")
+
+
+def test_names_cannot_carry_links():
+    for name in ("evil.com", "www.evil.co.uk", "http://x.io/a", "me@mail.example"):
+        text = sms.turn_message(name, "Ben", URL)
+        head = text[:-len(URL)]
+        assert "." not in head.replace("moved. ", "").replace("Boardpass, ", ""), text
+        assert "://" not in head
+
+
+def test_long_names_are_cut():
+    text = sms.turn_message("A" * 100, "B" * 100, URL)
+    assert "A" * sms.NAME_CHARS in text and "A" * (sms.NAME_CHARS + 1) not in text
+
+
+def test_url_characters_outside_plain_ascii_are_percent_encoded():
+    text = sms.turn_message("Ana", "Ben", "https://b.example/p/ñ x`{")
+    assert text.endswith("https://b.example/p/%C3%B1%20x%60%7B")
+    with pytest.raises(ValueError):
+        sms.turn_message("Ana", "Ben", "  ")
+
+
+# --- gsm7_length() and segments() -------------------------------------------------------------
+
+def test_gsm7_length_counts_septets():
+    assert sms.gsm7_length("") == 0
+    assert sms.gsm7_length("Hello @ £ é ß Δ") == 15
+    assert sms.gsm7_length("[x]") == 5
+    assert sms.gsm7_length("€") == 2
+    for text in ("\u2019", "\U0001f600", "á", "\x1b", "\t", "`"):
+        assert sms.gsm7_length(text) is None, repr(text)
+
+
+def test_segments():
+    assert sms.segments("") == 1
+    assert [sms.segments("x" * n) for n in (160, 161, 306, 307)] == [1, 2, 2, 3]
+    assert sms.segments("x" * 159 + "€") == 2          # 161 septets
+    # 306 septets would be 2 segments, but the escape pair cannot be split across them
+    assert sms.segments("x" * 152 + "€" + "x" * 152) == 3
+    assert [sms.segments("é" * 70), sms.segments("á" * 70), sms.segments("á" * 71)] == [1, 1, 2]
+    assert sms.segments("\U0001f3b2" * 35) == 1  # surrogate pairs: 70 UTF-16 units
+    assert sms.segments("\U0001f3b2" * 34) == 1
+    assert sms.segments("\U0001f3b2" * 67) == 3  # 33 pairs (66 units) per 67-unit segment
+
+
+# --- sms_href() -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("body", [
+    sms.turn_message("Ana", "Ben", URL + "?a=1&b=2+3#frag"),
+    "100% & more = ok? #1 +plus / slash; semi, ñ \U0001f600\nnew line",
+])
+def test_sms_href_round_trips_the_body_and_has_the_number(body):
+    href = sms.sms_href("+15551234567", body)
+    assert href.startswith("sms:+15551234567?&body=")
+    parts = urlsplit(href)
+    assert (parts.scheme, parts.path, parts.fragment) == ("sms", "+15551234567", "")
+    assert parse_qs(parts.query, keep_blank_values=True) == {"body": [body]}
+    assert " " not in href and "+" not in href[len("sms:+1"):]
+
+
+def test_sms_href_without_a_number():
+    href = sms.sms_href(None, "Your turn")
+    assert href == "sms:?&body=Your%20turn"
+    assert sms.sms_href("", "Your turn") == href
+
+
+def test_sms_href_keeps_only_the_digits_of_the_number():
+    href = sms.sms_href("+1 (555) 123-4567?body=spam&x", "hi")
+    assert href == "sms:+15551234567?&body=hi"
+
+
+# --- normalize_phone() ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("typed, region, e164", [
+    ("(555) 123-4567", "US", "+15551234567"),
+    ("555.123.4567", "US", "+15551234567"),
+    ("(201) 555-0123", "US", "+12015550123"),
+    ("1 201 555 0123", "US", "+12015550123"),
+    ("+44 20 7946 0958", "US", "+442079460958"),
+    ("020 7946 0958", "GB", "+442079460958"),
+    ("  +1-415-555-2671 ", "US", "+14155552671"),
+])
+def test_normalize_phone_accepts(typed, region, e164):
+    assert sms.normalize_phone(typed, region) == e164
+
+
+@pytest.mark.parametrize("typed", ["123", "", "   ", "hello", "+44 20", "+999 123 4567",
+                                   "5" * 60, "(555) 123-4567 ext 9" * 5])
+def test_normalize_phone_rejects_with_a_sentence(typed):
+    with pytest.raises(ValueError) as caught:
+        sms.normalize_phone(typed)
+    message = str(caught.value)
+    assert message[0].isupper() and message.endswith(".")
+    if typed.strip():
+        assert message.startswith("That phone number doesn't look right.")  # typed text not echoed
+    else:
+        assert message == "Enter a phone number."
+
+
+# --- cold start ----------------------------------------------------------------------------
+
+def test_importing_app_sms_imports_neither_twilio_nor_phonenumbers():
+    code = (
+        "import sys\n"
+        "from app import sms\n"
+        "sms.turn_message('Ana', 'Ben', 'https://b.example/x')\n"
+        "sms.sms_href('+15551234567', 'hi'); sms.segments('hi')\n"
+        "assert sms.deliver('+15551234567', 'hi', {}).status == 'not-configured'\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('twilio', 'phonenumbers'))\n"
+        "print(loaded)\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
