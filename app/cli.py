@@ -74,9 +74,9 @@ def bench(game: str, players: int, games: int, seconds: float) -> dict:
     tokens = [g.token() for g in finished]
     handler = []
     for token in tokens:
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         Game.from_token(token, keys).token()
-        handler.append(time.perf_counter() - t0)
+        handler.append(time.process_time() - t0)
     ratios = []
     for g in finished:
         count, data = link.pack_log(g.match.steps)
@@ -91,7 +91,51 @@ def bench(game: str, players: int, games: int, seconds: float) -> dict:
         "link_chars": {"median": statistics.median(lengths), "max": max(lengths)},
         "log_vs_information_limit": {"mean": round(statistics.mean(ratios), 3),
                                      "max": round(max(ratios), 3)},
+        "api_ms_median": api_bench(finished[:40], keys),
     }
+
+
+def api_bench(finished: list[Game], keys: Keys) -> dict:
+    """Server time per API call (Flask in process, no network), median over the games given:
+    reading a finished game, and, halfway through each game, rolling and finishing a turn."""
+    from app.web import create_app
+
+    client = create_app({"KEYS": keys, "PUBLIC_URL": "https://bench.test"}).test_client()
+    timings = {"read_finished": [], "roll": [], "finish_turn": []}
+
+    def timed(name, call):
+        t0 = time.process_time()
+        response = call()
+        timings[name].append(time.process_time() - t0)
+        assert response.status_code == 200, response.json
+
+    for played in finished:
+        token = played.token()
+        timed("read_finished", lambda: client.get(f"/api/games/{token}"))
+        middle, seat, turn = _a_turn(played)
+        url = f"/api/games/{middle}"
+        timed("roll", lambda: client.post(f"{url}/moves", json={"seat": seat, "steps": ["roll"]}))
+        timed("finish_turn", lambda: client.post(f"{url}/turn", json={"seat": seat, "steps": turn}))
+    return {name: round(statistics.median(t) * 1000, 2) for name, t in timings.items()}
+
+
+def _a_turn(played: Game) -> tuple[str, int, list]:
+    """The link halfway through a finished game, its seat to move, and that seat's whole turn
+    as the API takes it."""
+    history = played.match.history
+    start = len(history) // 2
+    while history[start][0] != "roll" or history[start - 1][1] == history[start][1]:
+        start += 1
+    seat = history[start][1]
+    turn = []
+    for kind, who, what in history[start:]:
+        if who != seat:
+            break
+        turn.append("roll" if kind == "roll" else
+                    {"from": what.src, "to": what.dst, "values": list(what.values)})
+    header = played.header
+    middle = link.encode(header, played.match.steps[:start], played.keys)
+    return middle, seat, turn
 
 
 def describe_history(played_match, header) -> list[str]:
