@@ -179,7 +179,7 @@ async function send() {
   busy = true;
   $("send").disabled = true;
   try {
-    const next = await call(app.dataset.turn, { seat: base.turn, steps });
+    const next = await call(app.dataset.turn, { seat: base.turn, steps, seats: seatChanges() });
     remember(next);
     steps = [];
     history.replaceState(null, "", location.pathname + location.search);
@@ -192,6 +192,18 @@ async function send() {
     busy = false;
     $("send").disabled = false;
   }
+}
+
+// Names and numbers edited under "Players": a blank number keeps the current one.
+function seatChanges() {
+  return [...document.querySelectorAll("#seats fieldset")].map((fields) => {
+    const change = { name: fields.querySelector("[name=name]").value };
+    const phone = fields.querySelector("[name=phone]").value.trim();
+    const stop = fields.querySelector("[name=nophone]");
+    if (phone) change.phone = phone;
+    else if (stop && stop.checked) change.phone = null;
+    return change;
+  });
 }
 
 function showSend(next) {
