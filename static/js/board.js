@@ -111,7 +111,7 @@ export class Board {
       const node = el("circle", { cx: spot.x, cy: spot.y, r: 0.48, class: "landing",
         tabindex: "0", role: "button", "aria-label": spot.moves.map((m) => m.text).join(" or ") },
         this.spotLayer);
-      node.addEventListener("click", () => onSpot(spot.moves));
+      activate(node, () => onSpot(spot.moves));
     }
   }
 
@@ -142,3 +142,11 @@ function countAt(pieces, seats, board, x, y) {
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// A tap, a click, or Enter / Space on a focused board element.
+export function activate(node, action) {
+  node.addEventListener("click", action);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); action(); }
+  });
+}

@@ -2,7 +2,7 @@
 // The server holds nothing: this turn's steps live in the page's URL (#s=...), so a reload keeps
 // them, and every step is checked by the server, which replays the link each time.
 
-import { Board, sleep } from "./board.js";
+import { Board, activate, sleep } from "./board.js";
 
 const app = document.getElementById("app");
 const $ = (id) => document.getElementById(id);
@@ -23,11 +23,15 @@ function nameOf(v, seat) { return v.seats[seat].name; }
 function readSteps() {
   const m = location.hash.match(/[#&]s=([^&]*)/);
   if (!m || !m[1]) return [];
-  return m[1].split(",").map((part) => {
-    if (part === "r") return "roll";
+  const read = [];
+  for (const part of m[1].split(",")) {  // a cut-short address keeps the steps it can read
+    if (part === "r") { read.push("roll"); continue; }
     const [from, to, values] = part.split("_");
-    return { from: +from, to: +to, values: values.split("+").map(Number) };
-  });
+    const step = { from: +from, to: +to, values: (values || "").split("+").map(Number) };
+    if (!values || [step.from, step.to, ...step.values].some(Number.isNaN)) break;
+    read.push(step);
+  }
+  return read;
 }
 
 function writeSteps() {
@@ -49,17 +53,19 @@ async function call(url, body) {
 
 async function submit(newSteps) {
   busy = true;
+  let failure = null;
   try {
     const next = await call(app.dataset.moves, { seat: base.turn, steps: newSteps });
     steps = newSteps;
-    writeSteps();
     view = next;
     selected = null;
   } catch (error) {
-    say(error.message, true);
+    failure = error.message;
   } finally {
     busy = false;
+    writeSteps();  // only steps the server accepted stay in the address
     render();
+    if (failure) say(failure, true);
   }
 }
 
@@ -113,7 +119,10 @@ function render() {
       const progress = +node.dataset.progress;
       if (v.legal.some((m) => m.from === progress)) {
         node.classList.add("movable");
-        node.addEventListener("click", () => { selected = selected === progress ? null : progress; render(); });
+        node.setAttribute("tabindex", "0");
+        node.setAttribute("role", "button");
+        node.setAttribute("aria-label", `Pawn ${+node.dataset.piece + 1}: show its moves`);
+        activate(node, () => { selected = selected === progress ? null : progress; render(); });
       }
     }
   }
@@ -298,7 +307,9 @@ async function start() {
       round.map(([seat, total]) => `${nameOf(first, seat)} ${total}`).join(", ")}`));
   }
   if (!stale && !steps.length) await replay(first.replay);
-  if (steps.length) await submit(steps);
+  const restored = steps;  // this turn's steps from the address, checked again by the server
+  steps = [];
+  if (restored.length) await submit(restored);
   else render();
 }
 

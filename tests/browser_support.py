@@ -1,0 +1,355 @@
+"""Helpers for tests/test_browser.py: a live server, a watched browser page, game set-ups.
+
+The server is the real app (werkzeug, a thread, a free port on 127.0.0.1); the browser is Debian's
+headless Chromium driven by Playwright. Games with known dice are made here with the play service
+and the engine, then opened in the browser by their link.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from app.keys import Keys
+from app.link import Seat
+from app.play import Game
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+KEYS = Keys.for_tests("browser")
+SEATS = [Seat(name="Ana", color=0), Seat(name="Ben", color=2)]  # yellow and red, as the form
+
+# The page's replay timing (static/js/game.js replay() and board.js animate()), in ms.
+REPLAY_ROLL_MS, REPLAY_SQUARE_MS, REPLAY_MOVE_PAUSE_MS = 500, 90, 200
+
+
+# -- the live server ------------------------------------------------------------------------------
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_request(self, *args, **kwargs):  # one line per request would drown the test output
+        pass
+
+
+class LiveServer:
+    """The app served from a thread on 127.0.0.1 (port chosen by the OS)."""
+
+    def __init__(self, app):
+        self.server = make_server("127.0.0.1", 0, app, threaded=True,
+                                  request_handler=_QuietHandler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.thread.join(5)
+        self.server.server_close()
+
+    def game_url(self, token: str) -> str:
+        return f"{self.url}/g/{token}"
+
+    def api(self, path: str, body=None) -> tuple[int, dict]:
+        """GET (or POST JSON) an API path from Python: (status, JSON body)."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method="GET" if data is None
+                                         else "POST", headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.load(response)
+        except urllib.error.HTTPError as error:
+            return error.code, json.load(error)
+
+    def position(self, token: str, seat: int, steps: list) -> dict:
+        """The game at ``token`` after this turn's ``steps``, as the server sees it."""
+        status, view = self.api(f"/api/games/{token}/moves", {"seat": seat, "steps": steps})
+        assert status == 200, view
+        return view
+
+
+# -- watching a page: console errors, failed requests ------------------------------------------
+
+@dataclass
+class Allowed:
+    """A failure a test provokes on purpose: ``count`` responses (and the console line each
+    brings) whose URL contains ``url_part`` and whose status is ``status``."""
+
+    url_part: str
+    status: int
+    count: int = 1
+    responses: int = 0
+    consoles: int = 0
+
+
+@dataclass
+class Monitor:
+    """Everything that went wrong on a page (favicon.ico aside), and every request it made."""
+
+    problems: list = field(default_factory=list)
+    allowed: list = field(default_factory=list)
+    requests: list = field(default_factory=list)
+
+    def attach(self, page):
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        page.on("requestfailed", self._failed)
+        page.on("response", self._response)
+        page.on("request", lambda request: self.requests.append((request.method, request.url)))
+        return page
+
+    def allow(self, url_part: str, status: int, count: int = 1) -> None:
+        self.allowed.append(Allowed(url_part, status, count))
+
+    def _expected(self, url: str, status: int, kind: str) -> bool:
+        for entry in self.allowed:
+            if (entry.url_part in url and entry.status == status
+                    and getattr(entry, kind) < entry.count):
+                setattr(entry, kind, getattr(entry, kind) + 1)
+                return True
+        return False
+
+    def _console(self, message):
+        if message.type != "error":
+            return
+        url = (message.location or {}).get("url", "")
+        if url.endswith("/favicon.ico"):
+            return
+        status = re.search(r"status of (\d{3})", message.text)
+        if status and self._expected(url, int(status.group(1)), "consoles"):
+            return
+        self.problems.append(f"console error: {message.text} ({url})")
+
+    def _failed(self, request):
+        if not request.url.endswith("/favicon.ico"):
+            self.problems.append(f"request failed: {request.method} {request.url}: "
+                                 f"{request.failure}")
+
+    def _response(self, response):
+        if response.status < 400 or response.url.endswith("/favicon.ico"):
+            return
+        if not self._expected(response.url, response.status, "responses"):
+            self.problems.append(f"HTTP {response.status}: {response.request.method} "
+                                 f"{response.url}")
+
+    def api_calls(self, part: str) -> int:
+        return sum(1 for _, url in self.requests if part in url)
+
+    def check(self) -> None:
+        unmet = [a for a in self.allowed if a.responses < a.count]
+        assert not self.problems, "unexpected errors in the page:\n" + "\n".join(self.problems)
+        assert not unmet, f"provoked failures that never happened: {unmet}"
+
+
+# -- reading the page -----------------------------------------------------------------------
+
+PIECES_JS = """() => [...document.querySelectorAll('#board circle.piece')].map((c) => ({
+  seat: +c.dataset.seat, piece: +c.dataset.piece, progress: +c.dataset.progress,
+  cx: +c.getAttribute('cx'), cy: +c.getAttribute('cy')}))"""
+
+# Records every move of a piece node (board.js animate() sets cx/cy on the node it slides).
+WATCH_PIECES_JS = """
+window.__pieceMoves = [];
+new MutationObserver((records) => {
+  for (const r of records) {
+    const n = r.target;
+    if (n.classList && n.classList.contains('piece')) {
+      window.__pieceMoves.push({seat: +n.dataset.seat, piece: +n.dataset.piece,
+        attr: r.attributeName, value: +n.getAttribute(r.attributeName), t: performance.now()});
+    }
+  }
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ['cx', 'cy']});
+"""
+
+
+def pieces(page) -> list[dict]:
+    return page.evaluate(PIECES_JS)
+
+
+def progress_grid(page) -> list[list[int]]:
+    """The pieces on the board as the API lists them: ``grid[seat][piece] = progress``."""
+    grid: dict[int, dict[int, int]] = {}
+    for p in pieces(page):
+        grid.setdefault(p["seat"], {})[p["piece"]] = p["progress"]
+    return [[grid[s][k] for k in sorted(grid[s])] for s in sorted(grid)]
+
+
+def dice(page) -> list[int]:
+    return [int(t) for t in page.locator("#dice span.die").all_text_contents()]
+
+
+def hash_steps(page) -> list:
+    """This turn's steps from the page's URL hash, in the API's form."""
+    fragment = urllib.parse.urlsplit(page.url).fragment
+    match = re.search(r"(?:^|&)s=([^&]*)", fragment)
+    if not match or not match.group(1):
+        return []
+    steps = []
+    for part in match.group(1).split(","):
+        if part == "r":
+            steps.append("roll")
+        else:
+            src, dst, values = part.split("_")
+            steps.append({"from": int(src), "to": int(dst),
+                          "values": [int(v) for v in values.split("+")]})
+    return steps
+
+
+def page_hash(page) -> str:
+    return page.evaluate("() => location.hash")
+
+
+def after_step(page, action) -> str:
+    """Do ``action`` (a click that takes a step) and wait until the page has taken it.
+
+    game.js writes the steps to the URL hash and redraws in the same task once the server has
+    accepted them, so a changed hash means the page is drawn again.
+    """
+    before = page_hash(page)
+    action()
+    page.wait_for_function("(before) => location.hash !== before", arg=before)
+    return page_hash(page)
+
+
+def status(page) -> tuple[str, bool]:
+    node = page.locator("#status")
+    return node.text_content(), "error" in (node.get_attribute("class") or "")
+
+
+def tap_landing(page, index: int = 0) -> str:
+    """Tap a landing spot (and the first choice if several moves land there)."""
+    def tap():
+        page.locator("#board circle.landing").nth(index).click()
+        if page.locator("#choices").is_visible():
+            page.locator("#choices button").first.click()
+    return after_step(page, tap)
+
+
+def roll(page) -> str:
+    return after_step(page, lambda: page.locator("#roll").click())
+
+
+def play_out_turn(page, limit: int = 60) -> list[str]:
+    """Roll and tap the first landing spot until the turn is over (Send turn shows)."""
+    hashes = []
+    for _ in range(limit):
+        if page.locator("#send").is_visible():
+            return hashes
+        if page.locator("#roll").is_visible():
+            hashes.append(roll(page))
+        elif page.locator("#board circle.landing").count():
+            hashes.append(tap_landing(page))
+        else:
+            raise AssertionError(f"nothing to do and no Send button: {status(page)}")
+    raise AssertionError("the turn never ended")
+
+
+def send_turn(page, bodies: list[str]) -> dict:
+    """Click Send turn; return the /turn answer, keeping its text message body."""
+    with page.expect_response(lambda r: r.url.endswith("/turn")
+                              and r.request.method == "POST") as answer:
+        page.locator("#send").click()
+    response = answer.value
+    assert response.status == 200, response.text()
+    result = response.json()
+    if result["message"]["text"] is not None:
+        bodies.append(result["message"]["text"])
+    page.locator("#sendbox").wait_for(state="visible")
+    return result
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+# -- games with known dice ------------------------------------------------------------------
+
+def new_game(seed: int) -> Game:
+    return Game.new("parcheesi", list(SEATS), KEYS, seed=seed.to_bytes(8, "big"))
+
+
+def find_seed(wanted, tries: int = 500) -> int:
+    """The first seed whose fresh game satisfies ``wanted(game)`` (the game may be stepped)."""
+    for seed in range(tries):
+        if wanted(new_game(seed)):
+            return seed
+    raise AssertionError("no seed gives the situation the test needs")
+
+
+def enter_then_move(game: Game) -> bool:
+    """The first roll is a 5 and another number: enter a pawn, and a move is still left."""
+    rolled = game.step()
+    if 5 not in rolled or len(set(rolled)) != 2:
+        return False
+    moves = game.match.legal_moves()
+    if len(moves) != 1 or moves[0].src != -1:
+        return False
+    game.step(0)
+    return game.match.phase == "move" and game.match.turn == game.match.history[0][1]
+
+
+def play_first_turn(game: Game) -> list[tuple]:
+    """Play the player to move's whole turn, always the first legal move; returns the history."""
+    seat = game.match.turn
+    while game.match.turn == seat and not game.over:
+        game.step(0)
+    return list(game.match.history)
+
+
+def replay_ms(history: list[tuple]) -> int:
+    """How long the page takes to replay these history entries (game.js replay())."""
+    total = 0
+    for kind, _, what in history:
+        if kind == "roll":
+            total += REPLAY_ROLL_MS
+        else:
+            squares = 1 if what.src < 0 or what.dst < what.src else what.dst - what.src
+            total += squares * REPLAY_SQUARE_MS + REPLAY_MOVE_PAUSE_MS
+    return total
+
+
+def find_decision(wanted, seeds: int = 100, steps: int = 400):
+    """A decision point some way into a game where ``wanted(moves)`` holds.
+
+    Plays games (always the first legal move) and returns ``(token, steps, seat, moves)``: the
+    link at the start of the turn, the turn's steps so far and the legal moves there.
+    """
+    for seed in range(seeds):
+        game = new_game(seed)
+        token, taken, seat = game.token(), [], game.match.turn
+        for _ in range(steps):
+            if game.over:
+                break
+            if game.match.turn != seat:
+                token, taken, seat = game.token(), [], game.match.turn
+            if game.match.phase == "move":
+                moves = game.match.legal_moves()
+                if wanted(moves):
+                    return token, taken, seat, moves
+                move = game.step(0)
+                taken.append({"from": move.src, "to": move.dst, "values": list(move.values)})
+            else:
+                game.step()
+                taken.append("roll")
+    raise AssertionError("no game reaches the situation the test needs")
+
+
+def steps_hash(steps: list) -> str:
+    """This turn's steps as game.js writes them in the URL (``#s=r,<from>_<to>_<values>``)."""
+    parts = ["r" if s == "roll" else f"{s['from']}_{s['to']}_{'+'.join(map(str, s['values']))}"
+             for s in steps]
+    return "#s=" + ",".join(parts) if parts else ""

@@ -1,0 +1,597 @@
+"""The game in a real browser: headless Chromium (Playwright) against a live server.
+
+Phone-sized pages play turns the way people do (tap Roll, tap a landing spot, Send turn), reload
+and undo mid-turn, tap what shouldn't be tapped, forge requests, watch the replay on arrival and
+meet an older link. Every page is watched: a console error, an uncaught exception or a failed
+request (favicon.ico aside, and the failures a test provokes on purpose) fails the test.
+
+Screenshots go to test-artifacts/ (git-ignored), with sms-bodies.txt: every text message body the
+server returned from /turn during these tests. The longest is printed in the test summary.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+import urllib.parse
+
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+from app.web import create_app  # noqa: E402
+from browser_support import (  # noqa: E402
+    ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, KEYS, PHONE, WATCH_PIECES_JS, LiveServer, Monitor, dice,
+    enter_then_move, find_decision, find_seed, hash_steps, new_game, page_hash, pieces,
+    play_first_turn, play_out_turn, progress_grid, replay_ms, roll, send_turn, shot, status,
+    steps_hash, tap_landing)
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+
+
+# -- fixtures ------------------------------------------------------------------------------------
+
+class SmsSummary:
+    """Keeps the text bodies /turn returned; writes them out and reports the longest."""
+
+    def __init__(self):
+        self.bodies: list[str] = []
+
+    def pytest_terminal_summary(self, terminalreporter):
+        if not self.bodies:
+            return
+        longest = max(self.bodies, key=len)
+        terminalreporter.write_sep("-", "browser test: text messages")
+        terminalreporter.write_line(
+            f"{len(self.bodies)} text message bodies from /turn (test-artifacts/sms-bodies.txt); "
+            f"longest: {len(longest)} characters")
+
+
+@pytest.fixture(scope="module")
+def sms(request):
+    summary = SmsSummary()
+    request.config.pluginmanager.register(summary, "browser-sms-summary")
+    yield summary.bodies
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "sms-bodies.txt").write_text(
+        "".join(body + "\n" for body in summary.bodies), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def server():
+    with pytest.MonkeyPatch.context() as mp:
+        for name in list(os.environ):
+            if name.startswith("TWILIO_") or name == "PUBLIC_URL":
+                mp.delenv(name)
+        with LiveServer(create_app({"KEYS": KEYS})) as live:
+            yield live
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """``phone()`` opens a new watched page in its own browser profile (its own localStorage),
+    like another person's phone. Every page opened is checked for errors at the end, unless the
+    test checks it itself (``checked_by_test=True``: the tests of known client bugs)."""
+    opened = []
+
+    def open_phone(init_script: str | None = None, checked_by_test: bool = False):
+        context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
+                                      has_touch=True)
+        context.set_default_timeout(10_000)
+        if init_script:
+            context.add_init_script(init_script)
+        page = context.new_page()
+        monitor = Monitor()
+        monitor.attach(page)
+        page.monitor = monitor
+        opened.append((context, None if checked_by_test else monitor))
+        return page
+
+    yield open_phone
+    for context, _ in opened:
+        context.close()
+    for _, monitor in opened:
+        if monitor:
+            monitor.check()
+
+
+def open_game(page, url: str):
+    page.goto(url)
+    expect(page.locator("#roll")).to_be_visible()  # after the replay, if there is one
+    return page
+
+
+def no_error(page):
+    text, is_error = status(page)
+    assert not is_error, text
+    return text
+
+
+# -- 1. a two-player game from the New game form to a finished turn ----------------------------
+
+def test_new_game_from_the_form_to_a_sent_turn(server, phone, sms):
+    creator = phone()
+    creator.goto(server.url + "/")
+    form = creator.locator("#newgame")
+    expect(form.locator("input[name=play0]")).to_be_checked()
+    expect(form.locator("input[name=play2]")).to_be_checked()
+    form.locator("input[name=name0]").fill("Ana")
+    form.locator("input[name=name2]").fill("Ben")
+    shot(creator, "1-new-game-form")
+    form.locator("button[type=submit]").click()
+
+    expect(creator.locator("#sendbox")).to_be_visible()
+    assert creator.url.endswith("?new=1")
+    first_link = creator.locator("#nextlink").input_value()
+    assert first_link == server.url + urllib.parse.urlsplit(creator.url).path
+    first = creator.evaluate("(url) => fetch(url).then((r) => r.json())",
+                             "/api/games/" + first_link.rsplit("/", 1)[1])
+    mover = first["seats"][first["turn"]]["name"]
+    other = next(s["name"] for s in first["seats"] if s["name"] != mover)
+    expect(creator.locator("#sms")).to_have_text(f"Send to {mover}")
+    invite = urllib.parse.unquote(creator.locator("#sms").get_attribute("href").split("body=")[1])
+    assert invite.startswith(f"{mover}, you're invited") and invite.endswith(first_link)
+    expect(creator.locator("#copy")).to_be_visible()
+    expect(creator.locator("#next")).to_be_hidden()  # not a game on this device
+    shot(creator, "1-new-game-created")
+
+    # The first player opens the link, rolls, moves while they can, and sends the turn.
+    player = open_game(phone(), first_link)
+    shot(player, "1-first-player-arrives")
+    play_out_turn(player)
+    shot(player, "1-first-player-turn-done")
+    answer = send_turn(player, sms)
+    next_link = answer["url"]
+    assert next_link.startswith(server.url + "/g/") and next_link != first_link
+    expect(player.locator("#nextlink")).to_have_value(next_link)
+    expect(player.locator("#send")).to_be_hidden()
+    expect(player.locator("#undo")).to_be_hidden()
+    href = player.locator("#sms").get_attribute("href")
+    assert href.startswith("sms:") and "?&body=" in href
+    body = urllib.parse.unquote(href.split("body=", 1)[1])
+    assert body == answer["message"]["text"]
+    assert next_link in body and other in body and f"{mover} moved" in body
+    expect(player.locator("#sms")).to_have_text(f"Send to {other}")
+    assert page_hash(player) == ""  # the turn is sent: no steps left in the URL
+    no_error(player)
+    shot(player, "1-turn-sent")
+
+    # The second player opens the link on their own phone: the first player's turn replays.
+    second = phone()
+    second.goto(next_link)
+    expect(second.locator("#feed li", has_text=f"{mover} rolled").first).to_be_visible()
+    expect(second.locator("#roll")).to_be_visible()
+    assert no_error(second) == f"{other}, your turn: roll the dice."
+    shot(second, "1-second-player-arrives")
+
+
+# -- 2. reload mid-turn ----------------------------------------------------------------------
+
+def test_reload_mid_turn_keeps_the_dice_and_the_moves(server, phone, sms):
+    seed = find_seed(enter_then_move)
+    game = new_game(seed)
+    token, seat = game.token(), game.match.turn
+    page = open_game(phone(), server.game_url(token))
+    assert page_hash(page) == "" and dice(page) == []
+
+    roll(page)
+    rolled = dice(page)
+    assert len(rolled) == 2 and 5 in rolled
+    tap_landing(page)  # enter a pawn with the 5
+    steps, faces, board = page_hash(page), dice(page), pieces(page)
+    assert steps.startswith("#s=r,-1_0_5")
+    assert faces == rolled
+    pool = page.locator("#dice .pool").text_content()
+    shot(page, "2-before-reload")
+
+    page.reload()
+    expect(page.locator("#board circle.landing").first).to_be_visible()
+    assert page_hash(page) == steps
+    assert dice(page) == faces
+    assert page.locator("#dice .pool").text_content() == pool
+    assert pieces(page) == board
+    expect(page.locator("#undo")).to_be_visible()
+    expect(page.locator("#roll")).to_be_hidden()
+    view = server.position(token, seat, hash_steps(page))
+    assert progress_grid(page) == view["pieces"] and view["pieces"][seat][0] == 0
+    assert view["last_roll"] == rolled
+    no_error(page)
+    shot(page, "2-after-reload")
+
+    play_out_turn(page)
+    page.reload()  # the finished turn survives a reload too, ready to send
+    expect(page.locator("#send")).to_be_visible()
+    assert dice(page) == rolled
+    send_turn(page, sms)
+    shot(page, "2-sent-after-reload")
+
+
+# -- 3. undo ---------------------------------------------------------------------------------
+
+def test_undo_puts_the_pawn_back_with_the_same_dice(server, phone, sms):
+    game = new_game(find_seed(enter_then_move))
+    token, seat = game.token(), game.match.turn
+    page = open_game(phone(), server.game_url(token))
+    expect(page.locator("#undo")).to_be_hidden()
+    rolled_hash = roll(page)
+    rolled, nest = dice(page), pieces(page)
+    spot = page.locator("#board circle.landing").first.get_attribute("aria-label")
+    expect(page.locator("#undo")).to_be_hidden()  # nothing to undo: a roll can't be taken back
+
+    moved_hash = tap_landing(page)
+    moved = pieces(page)
+    assert moved != nest
+    shot(page, "3-moved")
+
+    assert page.locator("#undo").click() is None
+    page.wait_for_function("(h) => location.hash === h", arg=rolled_hash)
+    assert pieces(page) == nest
+    assert dice(page) == rolled
+    expect(page.locator("#undo")).to_be_hidden()
+    expect(page.locator("#roll")).to_be_hidden()
+    expect(page.locator("#board circle.landing").first).to_have_attribute("aria-label", spot)
+    assert server.position(token, seat, hash_steps(page))["pieces"] == progress_grid(page)
+    no_error(page)
+    shot(page, "3-undone")
+
+    assert tap_landing(page) == moved_hash  # the same move again, to the same place
+    assert pieces(page) == moved and dice(page) == rolled
+
+    # Undo the next move as well, then finish the turn and send it.
+    second_hash = tap_landing(page)
+    page.locator("#undo").click()
+    page.wait_for_function("(h) => location.hash === h", arg=moved_hash)
+    assert pieces(page) == moved and dice(page) == rolled
+    assert tap_landing(page) == second_hash
+    play_out_turn(page)
+    send_turn(page, sms)
+    shot(page, "3-sent")
+
+
+# -- 4. taps and requests that must change nothing ----------------------------------------------
+
+def test_illegal_taps_and_forged_steps_change_nothing(server, phone, sms):
+    game = new_game(find_seed(enter_then_move))
+    token, seat = game.token(), game.match.turn
+    other = 1 - seat
+    page = open_game(phone(), server.game_url(token))
+    monitor = page.monitor
+    board_before = pieces(page)
+    calls = monitor.api_calls("/moves")
+
+    def assert_nothing_changed(hash_, board, faces):
+        page.wait_for_timeout(150)  # time for any (wrong) request the tap might have made
+        assert monitor.api_calls("/moves") == calls
+        assert page_hash(page) == hash_
+        assert pieces(page) == board
+        assert dice(page) == faces
+        no_error(page)
+
+    # Before rolling: the board, an opponent's pawn, the player's own pawn, an empty square.
+    page.locator("#board").click()
+    page.locator(f"#board circle.piece[data-seat='{other}']").first.click()
+    page.locator(f"#board circle.piece[data-seat='{seat}']").first.click()
+    page.locator("#board rect.square:not(.safe)").nth(30).click()
+    assert_nothing_changed("", board_before, [])
+    expect(page.locator("#roll")).to_be_visible()
+    assert page.locator("#board circle.landing").count() == 0
+
+    hash_ = roll(page)
+    calls = monitor.api_calls("/moves")
+    faces, board = dice(page), pieces(page)
+    before = server.position(token, seat, hash_steps(page))
+    shot(page, "4-rolled")
+    page.locator(f"#board circle.piece[data-seat='{other}']").first.click()
+    page.locator("#board rect.square:not(.safe)").nth(30).click()
+    page.locator("#board rect.square:not(.safe)").nth(45).click()
+    page.locator("#dice").click()
+    assert_nothing_changed(hash_, board, faces)
+    assert server.position(token, seat, hash_steps(page))["position"] == before["position"]
+    assert page.locator("#board circle.landing").count() == len(before["legal"])
+    expect(page.locator("#choices")).to_be_hidden()
+
+    # Forged requests from the page itself: each gets a 4xx and changes nothing.
+    api = f"/api/games/{token}"
+    legal = before["legal"][0]
+    forged = [
+        (f"{api}/moves", {"seat": seat, "steps": ["roll", {"from": 0, "to": 60, "values": [5]}]},
+         422),
+        (f"{api}/moves", {"seat": seat, "steps": ["roll", "roll"]}, 422),
+        (f"{api}/moves", {"seat": other, "steps": ["roll"]}, 409),
+        (f"{api}/moves", {"seat": seat, "steps": "roll"}, 400),
+        (f"{api}/turn", {"seat": seat, "steps": ["roll"]}, 422),  # dice not played yet
+        (f"/api/games/{token[:-3]}abc/moves",
+         {"seat": seat, "steps": ["roll", {k: legal[k] for k in ("from", "to", "values")}]},
+         400),  # a tampered link
+    ]
+    for url, body, code in forged:
+        monitor.allow(url, code)
+    answers = page.evaluate("""async (forged) => {
+      const out = [];
+      for (const [url, body] of forged) {
+        const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
+                                    body: JSON.stringify(body)});
+        out.push([r.status, await r.json()]);
+      }
+      return out;
+    }""", [[url, body] for url, body, _ in forged])
+    for (url, body, code), (got, answer) in zip(forged, answers):
+        assert got == code, (url, body, answer)
+        assert answer["error"]["message"], answer
+    assert server.position(token, seat, hash_steps(page))["position"] == before["position"]
+    assert page_hash(page) == hash_ and pieces(page) == board and dice(page) == faces
+    no_error(page)
+
+    # The page still plays: the move, the rest of the turn, and Send.
+    tap_landing(page)
+    play_out_turn(page)
+    send_turn(page, sms)
+    no_error(page)
+    shot(page, "4-still-works")
+
+
+# -- 5. the replay on arrival -------------------------------------------------------------------
+
+def long_first_turn(game) -> bool:
+    """The first player's turn moves pawns and takes the page a good while to replay."""
+    history = play_first_turn(game)
+    moves = [h for h in history if h[0] == "move"]
+    return len(moves) >= 2 and replay_ms(history) >= 2500 and not game.over
+
+
+def test_replay_on_arrival_animates_the_turn_and_skip_ends_it(server, phone):
+    game = new_game(find_seed(long_first_turn))
+    history = play_first_turn(game)
+    token = game.token()
+    mover = game.header.seats[history[0][1]].name
+    final = server.api(f"/api/games/{token}")[1]
+    events = final["replay"]["events"]
+    assert [e["kind"] for e in events] == [h[0] for h in history]
+
+    # Watch it all: pieces slide, the feed lists the roll and every move.
+    page = phone(WATCH_PIECES_JS)
+    page.goto(server.game_url(token))
+    expect(page.locator("#skip")).to_be_visible()
+    expect(page.locator("#feed li", has_text=f"{mover}: ").first).to_be_visible()
+    shot(page, "5-replaying")
+    expect(page.locator("#roll")).to_be_visible(timeout=replay_ms(history) + 5000)
+    expect(page.locator("#skip")).to_be_hidden()
+    feed = page.locator("#feed li").all_text_contents()[::-1]  # newest first on the page
+    expected = [f"{mover} rolled {'-'.join(map(str, e['dice']))}" if e["kind"] == "roll"
+                else f"{mover}: {e['text']}" for e in events]
+    assert feed == expected
+    slid = page.evaluate("() => window.__pieceMoves")
+    moved_pieces = {(e["seat"], e["piece"]) for e in events if e["kind"] == "move"}
+    assert {(m["seat"], m["piece"]) for m in slid} == moved_pieces
+    assert len(slid) >= 2 * sum(1 for e in events if e["kind"] == "move")
+    assert progress_grid(page) == final["pieces"]
+    no_error(page)
+    shot(page, "5-replayed")
+
+    # Skip: the replay ends at once, with the board where the turn left it.
+    skipper = phone(WATCH_PIECES_JS)
+    skipper.goto(server.game_url(token))
+    expect(skipper.locator("#skip")).to_be_visible()
+    started = time.monotonic()
+    skipper.locator("#skip").click()
+    expect(skipper.locator("#roll")).to_be_visible()
+    took = time.monotonic() - started
+    assert took < 1.2, f"Skip took {took:.2f} s (the whole replay takes {replay_ms(history)} ms)"
+    expect(skipper.locator("#skip")).to_be_hidden()
+    assert progress_grid(skipper) == final["pieces"]
+    assert skipper.locator("#feed li").count() < len(events)
+    no_error(skipper)
+    shot(skipper, "5-skipped")
+
+
+# -- 6. an older link after a newer one ------------------------------------------------------
+
+def test_older_link_points_to_the_newest_one_seen(server, phone):
+    game = new_game(find_seed(enter_then_move))
+    old = game.token()
+    play_first_turn(game)
+    new = game.token()
+
+    page = open_game(phone(), server.game_url(old))
+    expect(page.locator("#newer")).to_be_hidden()
+    open_game(page, server.game_url(new))
+    expect(page.locator("#newer")).to_be_hidden()
+
+    page.goto(server.game_url(old))
+    notice = page.locator("#newer")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("older link")
+    expect(notice.locator("a")).to_have_attribute("href", f"/g/{new}")
+    expect(page.locator("#roll")).to_be_visible()  # the old link still shows its position
+    expect(page.locator("#feed li", has_text="rolled")).to_have_count(0)  # and no replay
+    shot(page, "6-older-link")
+
+    notice.locator("a").click()
+    page.wait_for_url(server.game_url(new))
+    expect(page.locator("#roll")).to_be_visible()
+    expect(page.locator("#newer")).to_be_hidden()
+    shot(page, "6-newest-link")
+
+    # Another phone never saw the newer link: the old one is just a game to play.
+    fresh = open_game(phone(), server.game_url(old))
+    expect(fresh.locator("#newer")).to_be_hidden()
+
+
+# -- a game on one device ----------------------------------------------------------------------
+
+def test_local_game_passes_the_phone(server, phone, sms):
+    page = phone()
+    page.goto(server.url + "/")
+    page.locator("input[name=name0]").fill("Ana")
+    page.locator("input[name=name2]").fill("Ben")
+    page.locator("input[name=local]").check()
+    page.locator("#newgame button[type=submit]").click()
+    expect(page.locator("#next")).to_be_visible()
+    expect(page.locator("#next")).to_have_text("Play the next turn here")
+    expect(page.locator("#sms")).to_be_hidden()
+    link = page.locator("#nextlink").input_value()
+    page.locator("#next").click()
+    page.wait_for_url(link)
+    expect(page.locator("#roll")).to_be_visible()
+    play_out_turn(page)
+    answer = send_turn(page, sms)
+    expect(page.locator("#sendmsg")).to_have_text(f"Pass the phone to {answer['message']['to']}.")
+    expect(page.locator("#next")).to_be_visible()
+    expect(page.locator("#sms")).to_be_hidden()
+    shot(page, "local-pass-the-phone")
+    page.locator("#next").click()
+    page.wait_for_url(answer["url"])
+    expect(page.locator("#roll")).to_be_visible()
+    expect(page.locator("#newer")).to_be_hidden()
+
+
+# -- choosing among moves ----------------------------------------------------------------------
+
+HOME = 71  # Parcheesi's Home progress (/api/boards home_progress): its spot differs by pawn
+
+
+def shared_spot(moves) -> bool:
+    """Three pawns can move and two of them can land on the same square."""
+    landings = [m.dst for m in moves if m.dst < HOME]
+    return len({m.src for m in moves}) >= 3 and len(landings) > len(set(landings))
+
+
+def test_tapping_a_pawn_highlights_its_moves_and_a_shared_spot_asks_which(server, phone):
+    token, steps, seat, _ = find_decision(shared_spot)
+    assert server.api("/api/boards/parcheesi")[1]["home_progress"] == HOME
+    page = phone()
+    page.goto(server.game_url(token) + steps_hash(steps))  # a link mid-turn, as after a reload
+    expect(page.locator("#board circle.landing").first).to_be_visible()
+    view = server.position(token, seat, steps)
+    legal = view["legal"]
+    def spot(m):  # where the page draws a move's landing spot
+        return m["to"] if m["to"] < HOME else (HOME, m["piece"])
+
+    by_spot: dict = {}
+    for m in legal:
+        by_spot.setdefault(spot(m), []).append(m)
+    landings, arrows = page.locator("#board circle.landing"), page.locator("#board polyline.arrow")
+    expect(arrows).to_have_count(len(legal))
+    expect(page.locator("#board polyline.arrow.dim")).to_have_count(0)
+    expect(landings).to_have_count(len(by_spot))
+    movable = page.locator(f"#board circle.piece.movable[data-seat='{seat}']")
+    sources = {m["from"] for m in legal}
+    expect(movable).to_have_count(sum(p in sources for p in view["pieces"][seat]))
+    calls = page.monitor.api_calls("/moves")
+
+    # Tap a pawn: the other pawns' arrows dim and only its landing spots stay.
+    alone = next(m["from"] for m in legal
+                 if all(len(by_spot[spot(n)]) == 1 for n in legal if n["from"] == m["from"]))
+    own = [m for m in legal if m["from"] == alone]
+    pawn = page.locator(f"#board circle.piece.movable[data-seat='{seat}'][data-progress='{alone}']")
+    pawn.first.click()
+    expect(page.locator("#board polyline.arrow.dim")).to_have_count(len(legal) - len(own))
+    expect(landings).to_have_count(len(own))
+    assert sorted(landings.evaluate_all("(ls) => ls.map((l) => l.getAttribute('aria-label'))")) \
+        == sorted(m["text"] for m in own)
+    shot(page, "choices-pawn-selected")
+    pawn.first.click()
+    expect(page.locator("#board polyline.arrow.dim")).to_have_count(0)
+    expect(landings).to_have_count(len(by_spot))
+
+    # Tap the square two moves land on: the page asks which, and plays the one chosen.
+    shared = next(group for group in by_spot.values() if len(group) > 1)
+    label = " or ".join(m["text"] for m in shared)
+    page.locator(f'#board circle.landing[aria-label="{label}"]').click()
+    choices = page.locator("#choices")
+    expect(choices).to_be_visible()
+    expect(choices.locator("button")).to_have_text([m["text"] for m in shared])
+    assert page.monitor.api_calls("/moves") == calls  # nothing played yet
+    assert page_hash(page) == steps_hash(steps)
+    shot(page, "choices-which-move")
+    chosen = shared[-1]
+    before = page_hash(page)
+    choices.locator("button").last.click()
+    page.wait_for_function("(h) => location.hash !== h", arg=before)
+    assert hash_steps(page) == steps + [{k: chosen[k] for k in ("from", "to", "values")}]
+    expect(choices).to_be_hidden()
+    after = server.position(token, seat, hash_steps(page))
+    assert progress_grid(page) == after["pieces"]
+    assert after["pieces"][seat][chosen["piece"]] == chosen["to"]
+    no_error(page)
+    shot(page, "choices-played")
+
+
+# -- client bugs found once: keyboard, cut-short addresses, refused steps, errors, focus --------
+
+def test_a_landing_spot_can_be_played_from_the_keyboard(server, phone):
+    game = new_game(find_seed(enter_then_move))
+    page = open_game(phone(checked_by_test=True), server.game_url(game.token()))
+    roll(page)
+    page.locator("#board circle.landing").first.focus()
+    before = page_hash(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("(h) => location.hash !== h", arg=before, timeout=2000)
+    assert hash_steps(page)[1]["from"] == -1
+    page.monitor.check()
+
+
+def test_a_cut_short_hash_does_not_break_the_page(server, phone):
+    game = new_game(find_seed(enter_then_move))
+    page = phone(checked_by_test=True)
+    page.goto(server.game_url(game.token()) + "#s=r,-1_0")  # cut off in the middle of a step
+    # The readable part (the roll) is kept; the broken step is dropped.
+    page.wait_for_function("() => location.hash === '#s=r'", timeout=3000)
+    assert len(dice(page)) == 2
+    expect(page.locator("#board circle.landing").first).to_be_visible()
+    page.monitor.check()
+
+
+def test_steps_in_the_hash_the_server_refuses_are_dropped(server, phone):
+    game = new_game(find_seed(enter_then_move))
+    page = phone(checked_by_test=True)
+    page.monitor.allow("/moves", 422)  # the refused hash, once
+    page.goto(server.game_url(game.token()) + "#s=r,r")  # well formed, but no one rolls twice
+    expect(page.locator("#roll")).to_be_visible()
+    page.locator("#roll").click()
+    page.wait_for_function("() => location.hash === '#s=r'", timeout=2000)
+    assert len(dice(page)) == 2
+    page.monitor.check()
+
+
+def test_a_move_the_server_cannot_take_says_so(server, phone):
+    game = new_game(find_seed(enter_then_move))
+    page = open_game(phone(checked_by_test=True), server.game_url(game.token()))
+    roll(page)
+    page.monitor.allow("/moves", 503)
+    page.route("**/moves", lambda route: route.fulfill(
+        status=503, json={"error": {"code": "Unavailable", "message": "Try again in a moment."}}))
+    with page.expect_response("**/moves"):
+        page.locator("#board circle.landing").first.click()
+    expect(page.locator("#status")).to_have_class(re.compile(r"\berror\b"), timeout=2000)
+    expect(page.locator("#status")).to_have_text("Try again in a moment.")
+    page.unroute("**/moves")
+    tap_landing(page)  # and the move can be tapped again
+    page.monitor.check()
+
+
+def test_a_tapped_landing_spot_paints_no_focus_ring_over_the_board(server, phone):
+    token, steps, _, moves = find_decision(shared_spot)
+    page = phone(checked_by_test=True)
+    page.goto(server.game_url(token) + steps_hash(steps))
+    expect(page.locator("#board circle.landing").first).to_be_visible()
+    spot = page.locator("#board circle.landing[aria-label*=' or ']")
+    spot.click()  # two moves land there: the spot stays (and keeps the focus) while #choices asks
+    expect(page.locator("#choices")).to_be_visible()
+    box = spot.bounding_box()
+    around = {"x": box["x"] - box["width"] * 2, "y": box["y"] - box["height"] * 2,
+              "width": box["width"] * 5, "height": box["height"] * 5}
+    tapped = page.screenshot(clip=around)
+    page.evaluate("() => document.activeElement.blur()")
+    assert page.screenshot(clip=around) == tapped, "see test-artifacts/choices-which-move.png"
+    page.monitor.check()
