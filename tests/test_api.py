@@ -287,3 +287,53 @@ def test_whats_new_renders_the_changelog(client):
 def test_a_missing_page_is_a_friendly_404(client):
     response = client.get("/no/such/page")
     assert response.status_code == 404 and b"Nothing here" in response.data
+
+
+# -- texting the next link through Twilio (the real client, a fake Twilio on 127.0.0.1) ----------
+
+@pytest.fixture
+def twilio(monkeypatch):
+    from fake_twilio import FakeTwilio
+    with FakeTwilio("AC" + "1" * 32, "secret-token") as fake:
+        monkeypatch.setenv("TWILIO_ACCOUNT_SID", fake.account_sid)
+        monkeypatch.setenv("TWILIO_AUTH_TOKEN", fake.auth_token)
+        monkeypatch.setenv("TWILIO_FROM", "+15005550006")
+        monkeypatch.setenv("TWILIO_API_BASE", fake.url)
+        yield fake
+
+
+def game_with_phones(client, phone):
+    game = Game.new("parcheesi", [link.Seat("Ana", 0, phone="+14155550100"),
+                                  link.Seat("Ben", 2, phone=phone)], KEYS, seed=bytes(8))
+    view = client.get(f"/api/games/{game.token()}").json
+    if view["turn"] != 0:  # make Ana the mover, so that Ben is the one texted
+        steps, _ = play_until_turn_over(client, view)
+        view = client.post(f"/api/games/{view['token']}/turn",
+                           json={"seat": view["turn"], "steps": steps}).json
+    return view
+
+
+def test_finishing_a_turn_texts_the_next_link_to_the_next_player(client, twilio):
+    view = game_with_phones(client, "+14155550199")
+    before = len(twilio.requests)
+    steps, _ = play_until_turn_over(client, view)
+    nxt = client.post(f"/api/games/{view['token']}/turn", json={"seat": 0, "steps": steps}).json
+    assert nxt["message"]["status"] == "sent" and nxt["message"]["to"] == "Ben"
+    sent = twilio.requests[before:]
+    assert len(sent) == 1
+    assert sent[0].field("To") == "+14155550199" and sent[0].field("From") == "+15005550006"
+    assert sent[0].field("Body") == nxt["message"]["text"]
+    assert nxt["url"] in sent[0].field("Body") and "Ana" in sent[0].field("Body")
+    assert sent[0].basic_auth == (twilio.account_sid, twilio.auth_token)
+
+
+def test_a_text_twilio_refuses_still_gives_the_link_to_send_by_hand(client, twilio):
+    twilio.reject("+14155550199")
+    view = game_with_phones(client, "+14155550199")
+    steps, _ = play_until_turn_over(client, view)
+    response = client.post(f"/api/games/{view['token']}/turn", json={"seat": 0, "steps": steps})
+    assert response.status_code == 200  # the game goes on: the turn is kept in the new link
+    message = response.json["message"]
+    assert message["status"] == "failed" and "Send the link yourself" in message["error"]
+    assert message["sms_href"].startswith("sms:+14155550199")
+    assert Game.from_token(response.json["token"], KEYS).match.turn == 1
