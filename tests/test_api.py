@@ -3,7 +3,6 @@
 Bad input gets a clear 4xx (JSON for the API, a page for people), never a 500, never a changed game.
 """
 
-import json
 from pathlib import Path
 
 import pytest

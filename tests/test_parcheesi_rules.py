@@ -7,7 +7,7 @@ red on 39, green on 56; safety spaces 5 12 17 22 29 34 39 46 51 56 63 68.
 
 import pytest
 
-from app.engine.core import Match, first_player
+from app.engine.core import first_player
 from app.engine.parcheesi import Parcheesi
 
 R = Parcheesi()

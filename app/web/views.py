@@ -7,7 +7,6 @@ Nothing here is secret beyond what the link's holder may know: phone numbers are
 from __future__ import annotations
 
 from app.engine.core import MOVE, OVER
-from app.link import LinkError
 from app.play import Game
 
 
@@ -115,4 +114,4 @@ def error_body(error: Exception) -> dict:
     return {"error": {"code": code, "message": str(error)}}
 
 
-__all__ = ["load", "game_view", "error_body", "LinkError"]
+__all__ = ["load", "game_view", "error_body"]
