@@ -336,3 +336,14 @@ def test_a_text_twilio_refuses_still_gives_the_link_to_send_by_hand(client, twil
     assert message["status"] == "failed" and "Send the link yourself" in message["error"]
     assert message["sms_href"].startswith("sms:+14155550199")
     assert Game.from_token(response.json["token"], KEYS).match.turn == 1
+
+
+def test_the_dice_secret_is_shown_only_once_the_game_is_over(client):
+    from app.cli import play_random
+    from app.engine.dice import commitment
+    finished = play_random("parcheesi", 2, "api-secret", 0, KEYS)
+    view = client.get(f"/api/games/{finished.token()}").json
+    assert view["phase"] == "over" and view["secret"]
+    assert commitment(bytes.fromhex(view["secret"])) == view["commitment"]
+    ongoing = create(client)
+    assert ongoing["secret"] is None and len(ongoing["commitment"]) == 64

@@ -107,6 +107,10 @@ function render() {
   $("choices").hidden = true;
   if (v.phase === "over") {
     say(`${nameOf(v, v.winner)} wins!`);
+    if (v.secret) {
+      $("secret").querySelector("code").textContent = v.secret;
+      $("secret").hidden = false;
+    }
   } else if (v.turn !== base.turn) {
     say(`${mover}, your turn is done. Send it to ${nameOf(v, v.turn)}.`);
   } else if (v.phase === "roll") {
