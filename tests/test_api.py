@@ -347,3 +347,17 @@ def test_the_dice_secret_is_shown_only_once_the_game_is_over(client):
     assert commitment(bytes.fromhex(view["secret"])) == view["commitment"]
     ongoing = create(client)
     assert ongoing["secret"] is None and len(ongoing["commitment"]) == 64
+
+
+def test_read_the_turns_since_a_given_step(client):
+    from app.cli import play_random
+    game = play_random("parcheesi", 3, "api-since", 0, KEYS)
+    token = game.token()
+    whole = client.get(f"/api/games/{token}?since=0").json["replay"]
+    assert len(whole["events"]) == len(game.match.steps)
+    assert whole["pieces"] == [[-1] * 4] * 3
+    tail = client.get(f"/api/games/{token}?since=10").json["replay"]
+    assert tail["events"] == whole["events"][10:] and tail["start"] == 10
+    assert tail["pieces"] == whole["events"][9]["pieces"]
+    assert_error(client.get(f"/api/games/{token}?since=-1"), 400)
+    assert_error(client.get(f"/api/games/{token}?since=abc"), 400)

@@ -139,9 +139,14 @@ def parse_players(game: str, players) -> list[Seat]:
 
 @bp.get("/games/<token>")
 def read(token):
-    """The game at this link, with the replay since the viewer's own last turn."""
+    """The game at this link, with the turns since the viewer's own last one, or since step
+    ``?since=N``."""
+    since = request.args.get("since")
+    if since is not None and not (since.isdigit() and int(since) <= 100_000):
+        raise BadRequest("\"since\" is a step number.")
     played, recorder = load(token, _keys(), record=True)
-    body = _with_link(game_view(played, token, recorder), token)
+    since = None if since is None else min(int(since), len(played.match.steps))
+    body = _with_link(game_view(played, token, recorder, since), token)
     if request.args.get("invite"):  # a new game: the text its creator sends the first player
         body["message"] = _send(played, None, body["url"], deliver=False)
     return jsonify(body)

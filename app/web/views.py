@@ -46,8 +46,11 @@ def _event(rules, header, kind, seat, what) -> dict:
             "values": list(what.values), "text": rules.move_text(color, what)}
 
 
-def game_view(game: Game, token: str, recorder: Recorder | None = None) -> dict:
-    """Everything the page needs to draw the game and offer the legal moves."""
+def game_view(game: Game, token: str, recorder: Recorder | None = None,
+              since: int | None = None) -> dict:
+    """Everything the page needs to draw the game and offer the legal moves; with a
+    ``recorder``, also the steps to replay: from step ``since``, or by default since the
+    viewer's (the seat to move's) own last turn."""
     match, header, rules = game.match, game.header, game.rules
     state = match.state
     seat = state.turn if match.phase != OVER else state.winner
@@ -82,7 +85,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None) -> dict:
         "secret": game.revealed_secret(),
     }
     if recorder is not None:
-        start = replay_start(match.history, seat)
+        start = replay_start(match.history, seat) if since is None else since
         before = recorder.after[start - 1] if start else _initial_pieces(game)
         view["replay"] = {
             "start": start,
