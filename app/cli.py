@@ -14,7 +14,7 @@ import sys
 import time
 
 from app import link
-from app.engine.core import OVER
+from app.engine.core import OVER, IllegalMove
 from app.engine.dice import commitment
 from app.engine.games import NAMES as GAMES
 from app.keys import Keys
@@ -79,7 +79,7 @@ def bench(game: str, players: int, games: int, seconds: float) -> dict:
         handler.append(time.process_time() - t0)
     ratios = []
     for g in finished:
-        count, data = link.pack_log(g.match.steps)
+        _, data = link.pack_log(g.match.steps)
         ratios.append(len(data) * 8 / max(link.info_bits(g.match.steps), 1))
     lengths = [len(t) for t in tokens]
     return {
@@ -237,15 +237,17 @@ def main(argv: list[str] | None = None) -> int:
             print(text)
             print("VERIFIED" if ok else "NOT VERIFIED")
             return 0 if ok else 1
-    except (link.LinkError, ValueError) as error:
+    except (link.LinkError, ValueError, IllegalMove) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     return 0
 
 
 def _token(text: str) -> str:
-    """Accept a whole link as well as a bare token: the token is the last path segment."""
-    return text.strip().rstrip("/").rsplit("/", 1)[-1]
+    """Accept a whole link (even one copied from the address bar, with ``?new=1`` or a turn
+    in progress after ``#``) as well as a bare token: the token is the last path segment."""
+    path = text.strip().split("#", 1)[0].split("?", 1)[0]
+    return path.rstrip("/").rsplit("/", 1)[-1]
 
 
 def _lines(report: dict, indent: str = "") -> str:

@@ -34,6 +34,7 @@ import hashlib
 import hmac
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from itsdangerous.signer import HMACAlgorithm, Signer
@@ -48,6 +49,7 @@ MAX_NAME = 24
 SEED_BYTES = 8
 _SIG_CHARS = 22  # 16 bytes in base64url without padding
 _VARINT_BYTES = 9  # 63 bits: far beyond any real count, but bounded
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _E164 = re.compile(r"\+[1-9][0-9]{1,14}")
 
 
@@ -94,7 +96,13 @@ class Seat:
     phone: str | None = field(default=None, repr=False)  # private: keep it out of logs
 
     def __post_init__(self):
+        if not isinstance(self.name, str):
+            raise ValueError("a name is text")
         object.__setattr__(self, "name", self.name.strip())
+        # Control characters, direction overrides and lone surrogates: shown to others they
+        # could disguise text, and a surrogate can't even be encoded. (Joiners stay: emoji.)
+        if any(unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI for ch in self.name):
+            raise ValueError("a name can't contain control or formatting characters")
         if len(self.name) > MAX_NAME:
             raise ValueError(f"a name has at most {MAX_NAME} characters")
         if not 0 <= self.color < 32:

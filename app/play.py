@@ -110,9 +110,13 @@ class Game:
         if self.match.phase != MOVE:
             raise TurnError("Roll the dice first.")
         try:
-            wanted = (int(step["from"]), int(step["to"]), tuple(int(v) for v in step["values"]))
-        except (TypeError, KeyError, ValueError):
-            raise TurnError("A move names where a piece goes from and to, and the values it uses.")
+            wanted = (step["from"], step["to"], tuple(step["values"]))
+        except (TypeError, KeyError):
+            wanted = None
+        if wanted is None or not isinstance(step["values"], list) or \
+                not all(type(n) is int for n in (*wanted[:2], *wanted[2])):
+            raise TurnError("A move names where a piece goes from and to (whole numbers), and "
+                            "the list of values it uses.")
         for index, move in enumerate(self.match.legal_moves()):
             if (move.src, move.dst, move.values) == wanted:
                 return index
@@ -127,11 +131,21 @@ class Game:
 
 def new_match(header: Header, secret: bytes) -> Match:
     """The match a header starts, its dice drawn from the game's dice ``secret``."""
-    rules = rules_for(header.game)
+    try:
+        rules = rules_for(header.game)
+    except KeyError:
+        raise link.UnknownVersion("This link is for a game this version of Boardpass can't "
+                                  "play yet.") from None
     if header.rules_version != rules.rules_version:
         raise link.UnknownVersion(
             "This link was made for another version of the rules and can't be replayed.")
-    return Match(rules, tuple(s.color for s in header.seats), Dice(secret).die)
+    colors = tuple(s.color for s in header.seats)
+    try:
+        if not all(0 <= c < len(rules.board.entries) for c in colors):
+            raise ValueError("no such color on this board")
+        return Match(rules, colors, Dice(secret).die)
+    except ValueError:  # seats the rules refuse (count, colors): signed, but not a game
+        raise link.MalformedLink() from None
 
 
 def replay(header: Header, reader, secret: bytes, watch=None) -> Match:
@@ -150,13 +164,13 @@ def simulation_seed(seed: int | str, number: int) -> bytes:
     return hashlib.sha256(f"{seed}/{number}".encode()).digest()[: link.SEED_BYTES]
 
 
-NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
+PLAYER_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
 
 
 def demo_seats(game: str, players: int) -> list[Seat]:
     """Named human seats in the default colors, for simulations and benchmarks."""
     colors = default_colors(game, players)
-    return [Seat(name=NAMES[i], color=c) for i, c in enumerate(colors)]
+    return [Seat(name=PLAYER_NAMES[i], color=c) for i, c in enumerate(colors)]
 
 
 __all__ = ["Game", "Seat", "TurnError", "ROLL", "OVER", "simulation_seed", "demo_seats"]

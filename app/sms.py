@@ -71,7 +71,7 @@ _URL_SAFE = "/:?#[]@!$&'()*+,;=%~-._"
 class Delivery:
     """What became of a text. ``error`` is written to be shown to the player as it is."""
 
-    status: str  # "sent" | "not-configured" | "failed"
+    status: str  # "sent" | "not-configured" | "failed"; the API adds "not-sent" (by choice)
     sid: str | None = None
     error: str | None = None
 

@@ -3,9 +3,12 @@
 Bad input gets a clear 4xx (JSON for the API, a page for people), never a 500, never a changed game.
 """
 
+import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from app import link
 from app.keys import Keys
@@ -173,8 +176,8 @@ def test_a_truncated_link_is_refused(client):
 
 
 def test_an_oversized_link_is_refused(client):
-    assert_error(client.get("/api/games/" + "A" * 5000), 413)
-    assert client.get("/g/" + "A" * 5000).status_code == 413
+    assert_error(client.get("/api/games/" + "A" * 5000), 414)
+    assert client.get("/g/" + "A" * 5000).status_code == 414
 
 
 def test_a_link_from_another_rules_version_is_refused_as_gone(client):
@@ -190,7 +193,7 @@ def test_a_link_from_another_rules_version_is_refused_as_gone(client):
 def test_wrong_content_type_and_malformed_json(client):
     view = create(client)
     url = f"/api/games/{view['token']}/moves"
-    assert_error(client.post(url, data="seat=0", content_type="application/x-www-form-urlencoded"), 400)
+    assert_error(client.post(url, data="seat=0", content_type="application/x-www-form-urlencoded"), 415)
     assert_error(client.post(url, data="{nope", content_type="application/json"), 400)
     assert_error(client.post(url, json=[1, 2]), 400)
     assert_error(client.post(url, json={"steps": ["roll"]}), 400)
@@ -234,6 +237,7 @@ def test_a_refused_request_never_changes_the_game(client):
     refused = client.post(f"/api/games/{view['token']}/turn",
                           json={"seat": view["turn"], "steps": ["roll", "roll"]})
     assert_error(refused, 422)
+    assert "token" not in refused.json  # no next link was made
     assert client.get(f"/api/games/{view['token']}").json == before
 
 
@@ -245,12 +249,14 @@ def test_unknown_api_address_and_method_are_json_errors(client):
 # -- pages ---------------------------------------------------------------------------------------
 
 def test_pages_send_a_content_security_policy_without_inline_script(client):
-    for path in ("/", "/rules/parcheesi", "/whats-new"):
+    import re
+    game = create(client)
+    for path in ("/", "/rules/parcheesi", "/whats-new", f"/g/{game['token']}", "/nowhere"):
         response = client.get(path)
-        assert response.status_code == 200
         csp = response.headers["Content-Security-Policy"]
         assert "script-src 'self'" in csp and "unsafe-inline" not in csp
-        assert b"<script>" not in response.data
+        scripts = re.findall(rb"<script[^>]*>", response.data)
+        assert all(b" src=" in tag for tag in scripts), scripts
 
 
 def test_new_game_form_creates_a_game_and_opens_it(client):
@@ -361,3 +367,109 @@ def test_read_the_turns_since_a_given_step(client):
     assert tail["pieces"] == whole["events"][9]["pieces"]
     assert_error(client.get(f"/api/games/{token}?since=-1"), 400)
     assert_error(client.get(f"/api/games/{token}?since=abc"), 400)
+
+
+
+# -- found in review: odd input never gives a 500 ----------------------------------------------
+
+@pytest.mark.parametrize("step", [
+    {"from": 1e400, "to": 0, "values": [5]}, {"from": 5.9, "to": 8, "values": [3]},
+    {"from": True, "to": 0, "values": [5]}, {"from": "5", "to": "8", "values": "3"},
+    {"from": -1, "to": 0, "values": {"5": 1}}, {"from": None}, [1, 2], 7, None,
+])
+def test_moves_that_are_not_whole_numbers_are_refused(client, step):
+    view = created_with(client, lambda a, b: 5 in (a, b) and a != b)
+    response = client.post(f"/api/games/{view['token']}/moves",
+                           json={"seat": view["turn"], "steps": ["roll", step]})
+    assert_error(response, 422)
+
+
+@pytest.mark.parametrize("name", ["\ud800", None, 12, {"a": 1}, "\u202eevil", "x" * 25])
+def test_names_that_are_not_plain_text_are_refused(client, name):
+    players = [{"name": name, "color": "yellow"}, PLAYERS[1]]
+    response = client.post("/api/games", data=json.dumps({"players": players}),
+                           content_type="application/json")
+    if name is None:  # no name: the seat is numbered
+        assert response.status_code == 201 and response.json["seats"][0]["name"] == "Player 1"
+    else:
+        assert_error(response, 400)
+
+
+def test_a_seat_change_is_checked_like_a_new_player(client):
+    view = created_with(client, lambda a, b: a != b)
+    steps, _ = play_until_turn_over(client, view)
+    url = f"/api/games/{view['token']}/turn"
+    for seats in ([{"name": "x" * 30}, {}], [{}], [{"phone": "123"}, {}], [{"name": 5}, {}], "no"):
+        assert_error(client.post(url, json={"seat": view["turn"], "steps": steps,
+                                            "seats": seats}), 400)
+
+
+@pytest.mark.parametrize("since", ["\u00b2", "-1", "1e3", "9999999", ""])
+def test_since_must_be_a_plain_step_number(client, since):
+    token = create(client)["token"]
+    assert_error(client.get(f"/api/games/{token}", query_string={"since": since}), 400)
+
+
+def test_signed_links_this_version_cannot_play_are_refused_not_crashed(client):
+    for seats in ([link.Seat("A", 0)], [link.Seat("A", 0), link.Seat("B", 0)],
+                  [link.Seat("A", 0), link.Seat("B", 9)]):
+        token = link.encode(link.Header("parcheesi", tuple(seats), bytes(8)), [], KEYS)
+        assert_error(client.get(f"/api/games/{token}"), 400)
+        assert client.get(f"/g/{token}").status_code == 400
+    ludo = link.encode(link.Header("ludo", (link.Seat("A", 0), link.Seat("B", 1)), bytes(8)), [],
+                       KEYS)
+    assert_error(client.get(f"/api/games/{ludo}"), 410)
+
+
+def test_phone_numbers_never_appear_in_a_game_read(client):
+    game = Game.new("parcheesi", [link.Seat("Ana", 0, phone="+14155550100"),
+                                  link.Seat("Ben", 2, phone="+14155550199")], KEYS)
+    read = client.get(f"/api/games/{game.token()}").data
+    assert b"555" not in read
+    game.match.roll()
+    later = client.get(f"/api/games/{game.token()}?invite=1").json
+    assert "message" not in later  # the invitation, with a number, only for a new game
+
+
+def test_no_text_is_sent_without_a_public_address(client, twilio):
+    client.application.config["PUBLIC_URL"] = ""
+    view = game_with_phones(client, "+14155550199")
+    before = len(twilio.requests)
+    steps, _ = play_until_turn_over(client, view)
+    nxt = client.post(f"/api/games/{view['token']}/turn", json={"seat": 0, "steps": steps},
+                      headers={"Host": "evil.example"}).json
+    assert len(twilio.requests) == before and nxt["message"]["status"] == "not-sent"
+
+
+def test_a_number_typed_this_turn_is_not_texted_until_the_next(client, twilio):
+    view = game_with_phones(client, "+14155550199")
+    before = len(twilio.requests)
+    steps, _ = play_until_turn_over(client, view)
+    nxt = client.post(f"/api/games/{view['token']}/turn", json={
+        "seat": 0, "steps": steps, "seats": [{}, {"phone": "+1 415 555 0123"}]}).json
+    assert len(twilio.requests) == before and nxt["message"]["status"] == "not-sent"
+    assert nxt["message"]["sms_href"].startswith("sms:+14155550123")
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+bodies = st.fixed_dictionaries({}, optional={
+    "seat": json_values, "steps": json_values, "seats": json_values, "game": json_values,
+    "players": json_values})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=bodies | json_values, endpoint=st.sampled_from(["moves", "turn", "create"]))
+def test_no_request_body_makes_the_server_fail(client, body, endpoint):
+    token = FUZZ_TOKEN
+    url = "/api/games" if endpoint == "create" else f"/api/games/{token}/{endpoint}"
+    response = client.post(url, data=json.dumps(body), content_type="application/json")
+    assert response.status_code < 500, response.data
+    assert response.is_json
+
+
+FUZZ_TOKEN = Game.new("parcheesi", [link.Seat("A", 0), link.Seat("B", 2)], KEYS,
+                      seed=bytes(8)).token()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 import urllib.parse
 
 import pytest
@@ -382,11 +381,8 @@ def test_replay_on_arrival_animates_the_turn_and_skip_ends_it(server, phone):
     skipper = phone(WATCH_PIECES_JS)
     skipper.goto(server.game_url(token))
     expect(skipper.locator("#skip")).to_be_visible()
-    started = time.monotonic()
     skipper.locator("#skip").click()
     expect(skipper.locator("#roll")).to_be_visible()
-    took = time.monotonic() - started
-    assert took < 1.2, f"Skip took {took:.2f} s (the whole replay takes {replay_ms(history)} ms)"
     expect(skipper.locator("#skip")).to_be_hidden()
     assert progress_grid(skipper) == final["pieces"]
     assert skipper.locator("#feed li").count() < len(events)

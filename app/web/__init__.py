@@ -15,7 +15,7 @@ from app.keys import Keys
 ROOT = Path(__file__).resolve().parents[2]
 
 # What a page may load: only our own files; no inline script anywhere (player names are hostile).
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
        "form-action 'self'")
 

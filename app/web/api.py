@@ -6,6 +6,8 @@ except by returning a new link.
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, current_app, jsonify, request, send_from_directory, url_for
 
 from app import sms
@@ -19,7 +21,7 @@ from app.web.views import error_body, game_view, load
 bp = Blueprint("api", __name__)
 
 STATUS = {
-    "OversizedLink": 413,
+    "OversizedLink": 414,  # the link is part of the address
     "UnknownVersion": 410,
 }
 
@@ -32,6 +34,10 @@ class BadRequest(ValueError):
 
 class WrongSeat(ValueError):
     status = 409
+
+
+class NotJson(BadRequest):
+    status = 415
 
 
 def _keys():
@@ -55,23 +61,15 @@ def turn_error(error):
 
 
 @bp.errorhandler(BadRequest)
+@bp.errorhandler(NotJson)
 @bp.errorhandler(WrongSeat)
 def bad_request(error):
     return jsonify(error_body(error)), error.status
 
 
-@bp.errorhandler(404)
-@bp.errorhandler(405)
-@bp.errorhandler(413)
-@bp.errorhandler(415)
-def http_error(error):
-    body = {"error": {"code": error.name.replace(" ", ""), "message": error.description}}
-    return jsonify(body), error.code
-
-
 def _json() -> dict:
     if not request.is_json:
-        raise BadRequest("Send the request body as JSON (Content-Type: application/json).")
+        raise NotJson("Send the request body as JSON (Content-Type: application/json).")
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         raise BadRequest("The request body is not a JSON object.")
@@ -119,14 +117,19 @@ def parse_players(game: str, players) -> list[Seat]:
     for i, player in enumerate(players):
         if not isinstance(player, dict):
             raise BadRequest("Each player is an object with a name and a color.")
-        name = str(player.get("name", "")).strip() or f"Player {i + 1}"
+        name = player.get("name") or ""
+        if not isinstance(name, str):
+            raise BadRequest("A name is text.")
+        name = name.strip() or f"Player {i + 1}"
         color = player.get("color")
         if color not in names:
             raise BadRequest(f"Choose a color among {', '.join(names)}.")
         phone = player.get("phone") or None
+        if phone is not None and not isinstance(phone, str):
+            raise BadRequest("A phone number is text.")
         try:
             if phone:
-                phone = sms.normalize_phone(str(phone))
+                phone = sms.normalize_phone(phone)
             seats.append(Seat(name=name, color=names.index(color), phone=phone))
         except ValueError as error:
             raise BadRequest(str(error)) from None
@@ -142,12 +145,12 @@ def read(token):
     """The game at this link, with the turns since the viewer's own last one, or since step
     ``?since=N``."""
     since = request.args.get("since")
-    if since is not None and not (since.isdigit() and int(since) <= 100_000):
+    if since is not None and not re.fullmatch(r"[0-9]{1,6}", since):
         raise BadRequest("\"since\" is a step number.")
     played, recorder = load(token, _keys(), record=True)
     since = None if since is None else min(int(since), len(played.match.steps))
     body = _with_link(game_view(played, token, recorder, since), token)
-    if request.args.get("invite"):  # a new game: the text its creator sends the first player
+    if request.args.get("invite") and not played.match.steps:  # the creator's first text
         body["message"] = _send(played, None, body["url"], deliver=False)
     return jsonify(body)
 
@@ -156,7 +159,7 @@ def read(token):
 def moves(token):
     """Play part of a turn (``{"seat", "steps"}``) and see the result; nothing is stored."""
     played, done = _play(token, _json())
-    view = game_view(played, token)
+    view = _with_link(game_view(played, token), token)  # still this link: nothing is stored
     view["turn_over"] = done
     return jsonify(view)
 
@@ -168,14 +171,24 @@ def finish(token):
     played, done = _play(token, data)
     if not done:
         raise TurnError("The turn isn't over yet: play your dice first.")
+    known = {s.phone for s in played.header.seats}
     if "seats" in data:
         played = played.with_seats(_seat_changes(played, data["seats"]))
     mover = played.header.seats[data["seat"]].name
     next_token = played.token()
     url = game_url(next_token)
     body = _with_link(game_view(played, next_token), next_token)
-    body["message"] = _send(played, mover, url)
+    body["message"] = _send(played, mover, url, deliver=_may_text(played, known))
     return jsonify(body)
+
+
+def _may_text(played: Game, known: set) -> bool:
+    """Text from our number only to a number the game already had (a number typed in this
+    request is used from the next turn on: nobody can make us text strangers at will), and
+    only with PUBLIC_URL set (links built from a request's Host header could be forged)."""
+    if played.over or not current_app.config.get("PUBLIC_URL"):
+        return False
+    return played.header.seats[played.match.turn].phone in known
 
 
 def _play(token: str, data: dict):
@@ -202,13 +215,15 @@ def _seat_changes(played: Game, changes) -> list[Seat]:
     for seat, change in zip(played.header.seats, changes):
         if not isinstance(change, dict):
             raise BadRequest("Each seat change is an object.")
-        name = str(change.get("name", seat.name)).strip() or seat.name
-        phone = seat.phone
+        name, phone = change.get("name", seat.name), seat.phone
         if "phone" in change:
             phone = change["phone"] or None
+        if not isinstance(name, str) or not isinstance(phone, (str, type(None))):
+            raise BadRequest("Names and phone numbers are text.")
+        name = name.strip() or seat.name
         try:
             if phone and phone != seat.phone:
-                phone = sms.normalize_phone(str(phone))
+                phone = sms.normalize_phone(phone)
             seats.append(Seat(name=name, color=seat.color, bot=seat.bot, phone=phone))
         except ValueError as error:
             raise BadRequest(str(error)) from None

@@ -56,12 +56,11 @@ def board_layout(game: str) -> dict:
     for c, name in enumerate(board.color_names):
         path = [track[board.cell(c, p) - 1] for p in range(board.last + 1)] + _HOME_PATHS[c]
         hx, hy = _HOME_PATHS[c][-1]
-        home = [(9 + (hx - 9) * 0.55, 9 + (hy - 9) * 0.55)]
         nx, ny = _NESTS[c]
         colors.append({
             "letter": board.colors[c].lower(), "name": name, "fill": FILLS[name],
-            "path": path, "home": home[0],
+            "path": path, "home": (9 + (hx - 9) * 0.55, 9 + (hy - 9) * 0.55),
             "nest": [(nx + dx, ny + dy) for dx, dy in ((-1.5, -1.5), (1.5, -1.5), (-1.5, 1.5), (1.5, 1.5))],
         })
     return {"game": game, "size": 19, "squares": squares, "colors": colors,
-            "home_progress": rules.home, "nest_progress": -1}
+            "home_progress": rules.home, "home_path_start": board.last + 1, "nest_progress": -1}

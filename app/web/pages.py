@@ -40,9 +40,9 @@ def new_game():
         abort(400)
     players = []
     for i in range(len(rules_for(game).board.color_names)):
-        if form.get(f"play{i}"):
-            players.append({"name": form.get(f"name{i}", ""), "color": form.get(f"color{i}"),
-                            "phone": form.get(f"phone{i}", "")})
+        if form.get(f"play{i}"):  # a blank name is the form's placeholder, numbered by color
+            players.append({"name": form.get(f"name{i}", "").strip() or f"Player {i + 1}",
+                            "color": form.get(f"color{i}"), "phone": form.get(f"phone{i}", "")})
     try:
         seats = parse_players(game, players)
     except BadRequest as error:
@@ -82,45 +82,36 @@ def _changelog_html() -> str:
 
 @bp.app_errorhandler(LinkError)
 def link_error(error):
-    if request.path.startswith("/api/"):
-        from app.web.api import link_error as api_error
-        return api_error(error)
     status = STATUS.get(type(error).__name__, 400)
-    return render_template("error.html", title="This link doesn't work", message=str(error),
-                           status=status), status
+    return _error("This link doesn't work", str(error), status, type(error).__name__)
 
 
 @bp.app_errorhandler(TurnError)
 def turn_error(error):
-    return render_template("error.html", title="That move can't be played",
-                           message=str(error), status=422), 422
+    return _error("That move can't be played", str(error), 422, "TurnError")
 
 
 @bp.app_errorhandler(404)
 def not_found(error):
-    if request.path.startswith("/api/"):
-        return {"error": {"code": "NotFound", "message": "No such address."}}, 404
-    return render_template("error.html", title="Nothing here",
-                           message="This address doesn't lead to a game.", status=404), 404
+    return _error("Nothing here", "This address doesn't lead to a game.", 404, "NotFound")
 
 
+@bp.app_errorhandler(400)
 @bp.app_errorhandler(405)
 @bp.app_errorhandler(413)
-@bp.app_errorhandler(400)
+@bp.app_errorhandler(414)
 def http_error(error):
-    if request.path.startswith("/api/"):
-        return {"error": {"code": error.name.replace(" ", ""),
-                          "message": error.description}}, error.code
-    return render_template("error.html", title=error.name, message=error.description,
-                           status=error.code), error.code
+    return _error(error.name, error.description, error.code, error.name.replace(" ", ""))
 
 
 @bp.app_errorhandler(500)
 def server_error(error):
+    return _error("Something went wrong", "Something went wrong on our side. Your game is "
+                  "safe: its link still works.", 500, "ServerError")
+
+
+def _error(title: str, message: str, status: int, code: str):
+    """The same error as JSON under /api/, as a friendly page elsewhere."""
     if request.path.startswith("/api/"):
-        return {"error": {"code": "ServerError",
-                          "message": "Something went wrong on our side. Your game is safe: "
-                                     "its link still works."}}, 500
-    return render_template("error.html", title="Something went wrong",
-                           message="Something went wrong on our side. Your game is safe: its "
-                                   "link still works.", status=500), 500
+        return {"error": {"code": code, "message": message}}, status
+    return render_template("error.html", title=title, message=message, status=status), status

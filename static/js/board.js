@@ -35,7 +35,7 @@ export class Board {
       const [nx, ny] = color.nest[0];
       el("rect", { x: nx - 2.1, y: ny - 2.1, width: 7.2, height: 7.2, rx: 0.6,
         class: "nest", fill: color.fill }, g);
-      color.path.slice(this.layout.squares.length === 68 ? 64 : 0).forEach(([x, y]) =>
+      color.path.slice(this.layout.home_path_start).forEach(([x, y]) =>
         el("rect", { x: x + 0.05, y: y + 0.05, width: 0.9, height: 0.9, class: "homepath",
           fill: color.fill }, g));
       const [hx, hy] = color.home;

@@ -6,7 +6,6 @@ import { Board, activate, sleep } from "./board.js";
 
 const app = document.getElementById("app");
 const $ = (id) => document.getElementById(id);
-const COLOR_INDEX = { yellow: 0, blue: 1, red: 2, green: 3 };
 
 let board = null;
 let view = null;       // the game after this turn's steps, as the server last described it
@@ -15,7 +14,9 @@ let steps = readSteps();
 let selected = null;
 let busy = false;
 
-function seatsColors(v) { return v.seats.map((s) => COLOR_INDEX[s.color]); }
+// Each seat's color as its index in the board layout.
+function colorOf(seat) { return board.layout.colors.findIndex((c) => c.name === seat.color); }
+function seatsColors(v) { return v.seats.map(colorOf); }
 function nameOf(v, seat) { return v.seats[seat].name; }
 
 // -- this turn's steps in the URL: r = roll, from-to-values (values joined by +) ---------------
@@ -117,7 +118,7 @@ function render() {
     say(v.doubles ? `Doubles! ${mover}, roll again.` : `${mover}, your turn: roll the dice.`);
   } else {
     say(`${mover}: tap a pawn or a landing spot.`);
-    board.showMoves(v.legal, COLOR_INDEX[v.seats[v.turn].color], pick, selected);
+    board.showMoves(v.legal, colorOf(v.seats[v.turn]), pick, selected);
     for (const node of board.pieceNodes) {
       if (+node.dataset.seat !== v.turn) continue;
       const progress = +node.dataset.progress;
