@@ -29,7 +29,7 @@ class State:
     """A Parcheesi position. ``pos[seat][piece]`` is a progress; cells are kept in step with it."""
 
     __slots__ = ("colors", "pos", "turn", "phase", "pool", "doubles", "pairs", "winner",
-                 "count", "owner", "block", "moves", "memo", "captured")
+                 "count", "owner", "block", "moves", "memo", "rivals")
 
     def copy(self) -> "State":
         other = State.__new__(State)
@@ -46,7 +46,7 @@ class State:
         other.block = self.block
         other.moves = None
         other.memo = self.memo
-        other.captured = self.captured
+        other.rivals = self.rivals
         return other
 
     def key(self):
@@ -73,22 +73,24 @@ class Parcheesi:
         self.board = board
         self.home = home = board.home
         self._rests = {}
+        self._pluses = {}
         self._pool_sums = {}
         colors = range(len(board.entries))
         # cell[color][progress + 1]: the cell a piece stands on (0 for the nest and Home).
         self.cell = [[board.cell(c, p) for p in range(NEST, home + 1)] for c in colors]
         self.safe = [1 <= cell <= board.track and cell in board.safe for cell in range(board.cells)]
-        # between[color][progress][v]: bitmask of the cells a hop of v passes over (not its ends).
-        self.between = [[self._masks(c, p) for p in range(home)] for c in colors]
-
-    def _masks(self, color: int, src: int) -> list[int]:
-        """For each hop length v from ``src``, the cells passed over (a hop of 0 or 1 passes
-        over none)."""
-        cells = self.cell[color]
-        masks = [0, 0]
-        for p in range(src + 1, self.home):
-            masks.append(masks[-1] | 1 << cells[p + 1])
-        return masks
+        # ahead[color][cell]: the progress of a piece of ``color`` on that cell, -1 if it
+        # never stands there (cell 0 included).
+        self.ahead = [[-1] * board.cells for _ in colors]
+        for c in colors:
+            for p in range(home):
+                self.ahead[c][self.cell[c][p + 1]] = p
+        # span[p][v]: bitmask of the progress a hop of v from p passes over or lands on (Home,
+        # which no blockade holds, aside).
+        below_home = (1 << home) - 1
+        self.span = [[(2 << p + v) - (2 << p) & below_home for v in range(home - p + 1)]
+                     for p in range(home)]
+        self.home_bit = 1 << home
 
     # -- positions ---------------------------------------------------------------------------
 
@@ -109,7 +111,7 @@ class Parcheesi:
         state.block = 0
         state.moves = None
         state.memo = {}
-        state.captured = False
+        state.rivals = None
         for seat, pieces in enumerate(pos):
             for p in pieces:
                 cell = self.cell[colors[seat]][p + 1]
@@ -146,7 +148,7 @@ class Parcheesi:
         state.pool = tuple(sorted(values, reverse=True))
         state.phase = MOVE
         state.memo = {}
-        state.captured = False
+        state.rivals = None  # rivals may have moved since this seat's last roll
         self._settle(state)
 
     def _pairs(self, state: State, seat: int) -> tuple:
@@ -170,6 +172,13 @@ class Parcheesi:
             pieces[k] = NEST
 
     # -- decisions -----------------------------------------------------------------------------
+    #
+    # The search behind legal_moves works in the mover's progress units, on bitmasks: bit t of
+    # ``walls`` is a rival blockade at progress t, of ``nostop`` a lone rival on a safety space,
+    # of ``prey`` a lone rival that can be captured there (on the entry space, bit 0, only by
+    # entering). Rivals don't move during a roll, so walls and nostop stay put; captures only
+    # clear prey bits. A position of the search is then (mover's pawns, values, prey): small
+    # immutable keys, no board to update and restore.
 
     def legal_moves(self, state: State) -> list[Move]:
         """The moves allowed now, in canonical order, judged over the whole roll.
@@ -181,128 +190,227 @@ class Parcheesi:
             return []
         if state.moves is not None:
             return state.moves
-        options = self._options(state)
-        if len(options) > 1:
-            totals = self._totals(state, options)
+        if state.rivals is None:
+            state.rivals = self._rivals(state)
+        prey, walls, nostop = state.rivals
+        pieces = state.pos[state.turn]
+        pool = state.pool
+        pairs = state.pairs
+        hops = self._hops(pieces, pool, prey, walls, nostop, pairs)
+        size = len(pool)
+        # Hops that each play every value and earn nothing are all equally good.
+        if len(hops) > 1 and not all(len(hop[3]) == size and not hop[4] for hop in hops):
+            search = (walls, nostop, pairs, state.memo)
+            if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST and \
+                    self._calm(pieces, pool, prey):
+                totals = self._two_dice(pieces, pool, prey, hops, search)
+            else:
+                totals = [self._after(pieces, pool, prey, hop, search) for hop in hops]
             best = max(totals)
-            moves = [m for (m, _), t in zip(options, totals) if t == best]
-        else:
-            moves = [m for m, _ in options]
-        state.moves = moves
+            hops = [hop for hop, total in zip(hops, totals) if total == best]
+        state.moves = moves = [_move(Move, hop[:4]) for hop in hops]
         return moves
 
-    def _total(self, state: State, move: Move, bonus: bool) -> int:
-        """The most values a play starting with ``move`` uses."""
-        used = len(move.values)
-        if bonus:
-            child = state.copy()
-            self._apply(child, move)
-            return used + self._most(child)
-        # A plain move is cheap to make and take back in place; copying would cost more.
-        undo = self._make(state, move)
-        total = used + self._most(state)
-        self._unmake(state, move, undo)
-        return total
-
-    def _two_dice(self, state: State, options: list) -> list[int]:
+    def _two_dice(self, pieces, pool: tuple, prey: int, hops: list, search: tuple) -> list[int]:
         """Totals for the commonest roll: two different dice, nothing to capture, no Home.
 
         Each total is 2 when the other die can follow, else 1. The other die's hops from this
-        position still work after the first move unless that move's landing square lies on
-        their way or it took the last pawn from their start; only then is it worked out in full.
+        position still work after the first one unless its landing square lies on their way or
+        it took the last pawn from their start; only then is it worked out in full.
         """
-        pieces = state.pos[state.turn]
         totals = []
-        for move, _ in options:
-            k, src, dst, (v,) = move
+        for hop in hops:
+            _, src, dst, (v,), _ = hop
             left = pieces.count(src) > 1
-            follows = any(
-                w != v and not (h_src < dst <= h_dst) and (h_src != src or left)
-                for (_, h_src, h_dst, (w,)), _ in options
-            )
-            if not follows:
-                undo = self._make(state, move)
-                follows = self._fits(state, 1)
-                self._unmake(state, move, undo)
-            totals.append(2 if follows else 1)
+            follows = any(w != v and not h_src < dst <= h_dst and (h_src != src or left)
+                          for _, h_src, h_dst, (w,), _ in hops)
+            totals.append(2 if follows else self._after(pieces, pool, prey, hop, search))
         return totals
 
-    def _make(self, state: State, move: Move):
-        """Play a move that earns no bonus in place; ``_unmake`` takes it back."""
-        k, src, dst, values = move
-        cells = self.cell[state.colors[state.turn]]
-        count, undo = state.count, (state.pool, state.block)
-        a, b = cells[src + 1], cells[dst + 1]  # a is 0 for the nest: a cell nobody counts
-        count[a] -= 1
-        count[b] += 1
-        state.owner[b] = state.turn
-        if count[b] == 2:
-            state.block = (state.block & ~(1 << a)) | (1 << b)
-        elif count[a] == 1:
-            state.block &= ~(1 << a)
-        state.pos[state.turn][k] = dst
-        state.pool = self._rest(state.pool, values)
-        return undo
+    def _options(self, state: State) -> list[tuple[Move, bool]]:
+        """Single hops and entries the board allows, before the use-the-most-values rule, each
+        with whether it earns a bonus (a capture or reaching Home)."""
+        prey, walls, nostop = self._rivals(state)
+        hops = self._hops(state.pos[state.turn], state.pool, prey, walls, nostop, state.pairs)
+        return [(_move(Move, hop[:4]), bool(hop[4])) for hop in hops]
 
-    def _unmake(self, state: State, move: Move, undo) -> None:
-        k, src, dst, _ = move
-        cells = self.cell[state.colors[state.turn]]
-        state.count[cells[src + 1]] += 1
-        state.count[cells[dst + 1]] -= 1
-        state.pos[state.turn][k] = src
-        state.pool, state.block = undo
+    def _rivals(self, state: State) -> tuple[int, int, int]:
+        """The rivals as the mover sees them: (prey, walls, nostop) bitmasks of progress."""
+        seat = state.turn
+        ahead = self.ahead[state.colors[seat]]
+        count, safe = state.count, self.safe
+        prey = walls = nostop = 0
+        for other, rivals in enumerate(state.pos):
+            if other != seat:
+                cells = self.cell[state.colors[other]]
+                for r in rivals:
+                    cell = cells[r + 1]
+                    t = ahead[cell]  # -1 for no cell and for cells the mover never reaches
+                    if t >= 0:
+                        if count[cell] == 2:
+                            walls |= 1 << t
+                        elif t and safe[cell]:
+                            nostop |= 1 << t
+                        else:
+                            prey |= 1 << t
+        return prey, walls, nostop
 
-    def _fits(self, state: State, n: int) -> bool:
-        """Can a play use ``n`` more values? For calm rolls, where no bonus can come up, a
-        play that uses every value is the best there is, and the first one found settles it."""
-        if n == 0:
-            return True
-        for move, _ in self._options(state):
-            used = len(move.values)
-            if used >= n:
-                return True
-            undo = self._make(state, move)
-            found = self._fits(state, n - used)
-            self._unmake(state, move, undo)
-            if found:
+    def _hops(self, pieces, pool, prey, walls, nostop, pairs) -> list[tuple]:
+        """Single hops and entries the board allows, before the use-the-most-values rule:
+        (piece, src, dst, values, bonus) each, bonus true for a capture or reaching Home.
+
+        Entering is compulsory: when a 5 (or two dice making 5) can bring a pawn out of the nest,
+        entering is the only move.
+        """
+        if NEST in pieces and (5 in pool or 1 in pool and 4 in pool or 2 in pool and 3 in pool) \
+                and not walls & 1 and pieces.count(0) < 2:
+            k = pieces.index(NEST)
+            capture = prey & 1
+            ways = [(5,)] if 5 in pool else []
+            ways += [(a, 5 - a) for a in (1, 2) if a in pool and 5 - a in pool]
+            return [(k, NEST, 0, values, capture) for values in ways]
+        home = self.home
+        span = self.span
+        block = self._block(pieces, walls)
+        hops = []
+        last = 0
+        for v in reversed(pool):  # distinct values, smallest first
+            if v == last:
+                continue
+            last = v
+            done = 0
+            for k, p in enumerate(pieces):
+                q = p + v
+                if p < 0 or q > home or done >> p & 1 or span[p][v] & block:
+                    continue
+                if q == home:
+                    bonus = True
+                else:
+                    bit = 1 << q
+                    if nostop & bit:
+                        continue
+                    bonus = prey & bit
+                    if not bonus and pairs and self._rejoins(pieces, pairs, k, q):
+                        continue
+                done |= 1 << p
+                hops.append((k, p, q, (v,), bonus))
+        return hops
+
+    def _block(self, pieces, walls: int) -> int:
+        """What no pawn may pass or land on: the rival blockades and the mover's own."""
+        block = walls
+        seen = 0
+        for p in pieces:
+            if 0 <= p < self.home:  # nest and Home hold no blockade
+                bit = 1 << p
+                if seen & bit:
+                    block |= bit
+                seen |= bit
+        return block
+
+    @staticmethod
+    def _rejoins(pieces, pairs: tuple, k: int, q: int) -> bool:
+        """Would piece k land on its turn-start blockade partner, which has moved to q?
+
+        A blockade may not move on intact (official rule): its two pawns may not end up
+        together on a new space during the turn, doubles' re-rolls included.
+        """
+        for i, j, _ in pairs:
+            if k == i and pieces[j] == q or k == j and pieces[i] == q:
                 return True
         return False
 
-    def _calm(self, state: State) -> bool:
-        """True when no capture and no Home can happen this roll, whatever is played: no pawn
-        (nor one entering) can land on a rival or Home by any sum of the values."""
-        seat = state.turn
-        color = state.colors[seat]
-        pieces = state.pos[seat]
-        cells, count, owner = self.cell[color], state.count, state.owner
-        safe, home = self.safe, self.home
-        starts = {p for p in pieces if 0 <= p < home}
-        if NEST in pieces:
-            entry = cells[1]
-            if count[entry] and owner[entry] != seat:
-                return False
-            starts.add(0)
-        sums = self._sums(state.pool)
-        for p in starts:
-            for v in sums:
-                q = p + v
-                if q == home:
-                    return False
-                if q < home:
-                    cell = cells[q + 1]
-                    if count[cell] and owner[cell] != seat and not safe[cell]:
-                        return False
-        return True
+    def _after(self, pieces, pool, prey, hop, search) -> int:
+        """The most values a play starting with ``hop`` uses."""
+        k, _, q, values, bonus = hop
+        child = list(pieces)
+        child[k] = q
+        rest = self._rest(pool, values)
+        if bonus:
+            if q == self.home:
+                if child.count(q) == 4:  # the game is won: nothing more is played
+                    return len(values)
+                rest = self._plus(rest, HOME_BONUS)
+            else:
+                rest = self._plus(rest, CAPTURE_BONUS)
+                prey &= ~(1 << q)
+        used = len(values)
+        if not rest:
+            return used
+        if len(rest) == 1:  # the commonest case by far: cheaper to work out than to remember
+            return used + self._last(child, rest[0], prey, search)
+        # Which pawn stands where doesn't matter, unless a blockade's pair must be told apart.
+        if not search[2]:
+            child.sort()
+        return used + self._most(tuple(child), rest, prey, search)
 
-    def _sums(self, pool: tuple) -> tuple:
-        """Every sum of a non-empty part of ``pool``."""
+    def _most(self, pieces: tuple, pool: tuple, prey: int, search: tuple) -> int:
+        """The most values a play can still use from here with two values or more (bonuses
+        earned on the way count); remembered for the rest of the roll, as the same positions
+        come up again and again."""
+        walls, nostop, pairs, memo = search
+        key = (pieces, pool, prey)
+        best = memo.get(key)
+        if best is None:
+            # With nothing to capture and no Home in reach, no play can beat one that uses
+            # every value, so the first such play found settles it.
+            size = len(pool) if self._calm(pieces, pool, prey) else 0
+            best = 0
+            for hop in self._hops(pieces, pool, prey, walls, nostop, pairs):
+                total = self._after(pieces, pool, prey, hop, search)
+                if total > best:
+                    best = total
+                    if best == size:
+                        break
+            memo[key] = best
+        return best
+
+    def _last(self, pieces: list, v: int, prey: int, search: tuple) -> int:
+        """``_most`` with one value left: 1 if a pawn can play it, more if the hop earns a
+        bonus that can be played in turn. ``_hops`` without building its list."""
+        walls, nostop, pairs, _ = search
+        if v == 5 and NEST in pieces:
+            hops = self._hops(pieces, (v,), prey, walls, nostop, pairs)
+            if hops and hops[0][1] == NEST:  # entering is the only move
+                return self._after(pieces, (v,), prey, hops[0], search) if prey & 1 else 1
+        home = self.home
+        span = self.span
+        block = self._block(pieces, walls)
+        targets = prey | self.home_bit
+        best = 0
+        for k, p in enumerate(pieces):
+            q = p + v
+            if p < 0 or q > home or span[p][v] & block:
+                continue
+            if targets >> q & 1:
+                best = max(best, self._after(pieces, (v,), prey, (k, p, q, (v,), True), search))
+            elif not best and not nostop >> q & 1 and not (
+                    pairs and self._rejoins(pieces, pairs, k, q)):
+                best = 1
+        return best
+
+    def _calm(self, pieces, pool: tuple, prey: int) -> bool:
+        """True when no capture and no Home can happen, whatever is played: no pawn (nor one
+        entering) can land on a rival or Home by any sum of the values."""
+        sums = self._sums(pool)
+        reach = 0
+        for p in pieces:
+            if p >= 0:
+                reach |= sums << p
+            elif prey & 1:
+                return False
+            else:
+                reach |= sums
+        return not reach & (prey | self.home_bit)
+
+    def _sums(self, pool: tuple) -> int:
+        """Every sum of a non-empty part of ``pool``, as a bitmask."""
         sums = self._pool_sums.get(pool)
         if sums is None:
-            found = {0}
+            sums = 1
             for v in pool:
-                found |= {s + v for s in found}
-            found.discard(0)
-            sums = self._pool_sums[pool] = tuple(sorted(found))
+                sums |= sums << v
+            sums = self._pool_sums[pool] = sums & ~1
         return sums
 
     def _rest(self, pool: tuple, values: tuple) -> tuple:
@@ -315,120 +423,12 @@ class Parcheesi:
             rest = self._rests[pool, values] = tuple(left)
         return rest
 
-    def _most(self, state: State) -> int:
-        """The most values a play can still use from here (bonuses earned on the way count);
-        remembered for the rest of the roll, as the same positions come up again and again."""
-        pool = state.pool
-        if not pool:
-            return 0
-        if len(pool) == 1 and not state.captured:  # cheaper to work out than to remember
-            best = 0
-            for move, bonus in self._options(state):
-                total = self._total(state, move, True) if bonus else 1
-                if total > best:
-                    best = total
-            return best
-        # Within a roll only the mover's pawns change, until a capture sends a rival home; and
-        # which pawn stands where doesn't matter, unless a blockade's pair must be told apart.
-        if state.captured:
-            key = (tuple(map(tuple, state.pos)), pool)
-        elif state.pairs:
-            key = (tuple(state.pos[state.turn]), pool)
-        else:
-            key = (tuple(sorted(state.pos[state.turn])), pool)
-        best = state.memo.get(key)
-        if best is None:
-            # With nothing to capture and no Home in reach, no play can beat one that uses
-            # every value, so the first such play found settles it.
-            if len(pool) > 1 and self._calm(state) and self._fits(state, len(pool)):
-                best = len(pool)
-            else:
-                best = max(self._totals(state, self._options(state)), default=0)
-            state.memo[key] = best
-        return best
-
-    def _totals(self, state: State, options: list) -> list[int]:
-        """For each option, the most values a play starting with it uses."""
-        pool = state.pool
-        size = len(pool)
-        if size == 2 and pool[0] != pool[1] and options and options[0][0].src != NEST and \
-                self._calm(state):
-            return self._two_dice(state, options)
-        return [size if not bonus and len(m[3]) == size else self._total(state, m, bonus)
-                for m, bonus in options]
-
-    def _options(self, state: State) -> list[tuple[Move, bool]]:
-        """Single hops and entries the board allows, before the use-the-most-values rule, each
-        with whether it earns a bonus (a capture or reaching Home).
-
-        Entering is compulsory: when a 5 (or two dice making 5) can bring a pawn out of the nest,
-        entering is the only move.
-        """
-        seat = state.turn
-        color = state.colors[seat]
-        pieces = state.pos[seat]
-        pool = state.pool
-        if NEST in pieces and (5 in pool or 1 in pool and 4 in pool or 2 in pool and 3 in pool):
-            entries = self._entries(state, seat, color, pieces, pool)
-            if entries:
-                return entries
-        home = self.home
-        cells = self.cell[color]
-        between = self.between[color]
-        safe = self.safe
-        count, owner, block = state.count, state.owner, state.block
-        options = []
-        last = 0
-        for v in reversed(pool):  # distinct values, smallest first
-            if v == last:
-                continue
-            last = v
-            done = []
-            for k, p in enumerate(pieces):
-                q = p + v
-                if p < 0 or q > home or p in done or between[p][v] & block:
-                    continue
-                bonus = q == home
-                if not bonus:
-                    cell = cells[q + 1]
-                    n = count[cell]
-                    if n:
-                        if n == 2:
-                            continue
-                        if owner[cell] == seat:
-                            if state.pairs and self._rejoins(state, k, q):
-                                continue
-                        elif safe[cell]:
-                            continue
-                        else:
-                            bonus = True
-                done.append(p)
-                options.append((_move(Move, (k, p, q, (v,))), bonus))
-        return options
-
-    def _entries(self, state, seat, color, pieces, pool) -> list[tuple[Move, bool]]:
-        cell = self.cell[color][1]
-        n = state.count[cell]
-        if n == 2:
-            return []
-        capture = n == 1 and state.owner[cell] != seat
-        k = pieces.index(NEST)
-        ways = [(5,)] if 5 in pool else []
-        ways += [(a, 5 - a) for a in (1, 2) if a in pool and 5 - a in pool]
-        return [(Move(k, NEST, 0, values), capture) for values in ways]
-
-    @staticmethod
-    def _rejoins(state: State, k: int, q: int) -> bool:
-        """Would piece k land on its turn-start blockade partner, which has moved to q?
-
-        A blockade may not move on intact (official rule): its two pawns may not end up
-        together on a new space during the turn, doubles' re-rolls included.
-        """
-        pieces = state.pos[state.turn]
-        for i, j, _ in state.pairs:
-            if k == i and pieces[j] == q or k == j and pieces[i] == q:
-                return True
-        return False
+    def _plus(self, pool: tuple, bonus: int) -> tuple:
+        """``pool`` with a bonus added, kept in order like every pool."""
+        more = self._pluses.get((pool, bonus))
+        if more is None:
+            more = self._pluses[pool, bonus] = tuple(sorted(pool + (bonus,), reverse=True))
+        return more
 
     def play(self, state: State, move: Move) -> None:
         """Make a legal move, then end the roll if nothing more can be played."""
@@ -441,26 +441,27 @@ class Parcheesi:
     def _apply(self, state: State, move: Move) -> None:
         """Move the piece, capture, add bonuses; no legality check, no turn passing."""
         seat = state.turn
+        k, src, dst, values = move
         pieces = state.pos[seat]
         cells = self.cell[state.colors[seat]]
-        pool = list(self._rest(state.pool, move.values))
-        if move.src >= 0:
-            self._remove(state, cells[move.src + 1])
-        pieces[move.piece] = move.dst
-        if move.dst == self.home:
-            pool.append(HOME_BONUS)
-            if all(p == self.home for p in pieces):
+        pool = self._rest(state.pool, values)
+        if src >= 0:
+            self._remove(state, cells[src + 1])
+        pieces[k] = dst
+        if dst == self.home:
+            if pieces.count(dst) == 4:
                 state.phase, state.winner, state.pool, state.moves = OVER, seat, (), None
                 state.pairs = ()
                 return
+            pool = self._plus(pool, HOME_BONUS)
         else:
-            cell = cells[move.dst + 1]
+            cell = cells[dst + 1]
             if state.count[cell] and state.owner[cell] != seat:
                 self._capture(state, cell)
-                state.captured = True
-                pool.append(CAPTURE_BONUS)
+                state.rivals = None
+                pool = self._plus(pool, CAPTURE_BONUS)
             self._add(state, cell, seat)
-        state.pool = tuple(sorted(pool, reverse=True))
+        state.pool = pool
         state.moves = None
 
     def _capture(self, state: State, cell: int) -> None:
