@@ -139,11 +139,8 @@ def new_match(header: Header, secret: bytes) -> Match:
     if header.rules_version != rules.rules_version:
         raise link.UnknownVersion(
             "This link was made for another version of the rules and can't be replayed.")
-    colors = tuple(s.color for s in header.seats)
     try:
-        if not all(0 <= c < len(rules.board.entries) for c in colors):
-            raise ValueError("no such color on this board")
-        return Match(rules, colors, Dice(secret).die)
+        return Match(rules, tuple(s.color for s in header.seats), Dice(secret).die)
     except ValueError:  # seats the rules refuse (count, colors): signed, but not a game
         raise link.MalformedLink() from None
 

@@ -96,7 +96,8 @@ class Parcheesi:
 
     def initial(self, colors: tuple[int, ...], first: int) -> State:
         """Everyone in the nest, ``first`` to roll. ``colors`` lists the seats in turn order."""
-        if not 2 <= len(colors) <= 4 or len(set(colors)) != len(colors):
+        if not 2 <= len(colors) <= 4 or len(set(colors)) != len(colors) or \
+                not all(0 <= c < len(self.board.entries) for c in colors):
             raise ValueError("Parcheesi takes 2 to 4 players of different colors")
         if list(colors) != sorted(colors, key=lambda c: (c - colors[0]) % 4):
             raise ValueError("seats go around the board in the direction the pawns move")
