@@ -367,7 +367,7 @@ def test_replay_on_arrival_animates_the_turn_and_skip_ends_it(server, phone):
     expect(page.locator("#skip")).to_be_hidden()
     feed = page.locator("#feed li").all_text_contents()[::-1]  # newest first on the page
     expected = [f"{mover} rolled {'-'.join(map(str, e['dice']))}" if e["kind"] == "roll"
-                else f"{mover}: {e['text']}" for e in events]
+                else f"{mover}: {e['label']}" for e in events]
     assert feed == expected
     slid = page.evaluate("() => window.__pieceMoves")
     moved_pieces = {(e["seat"], e["piece"]) for e in events if e["kind"] == "move"}
@@ -494,7 +494,7 @@ def test_tapping_a_pawn_highlights_its_moves_and_a_shared_spot_asks_which(server
     expect(page.locator("#board polyline.arrow.dim")).to_have_count(len(legal) - len(own))
     expect(landings).to_have_count(len(own))
     assert sorted(landings.evaluate_all("(ls) => ls.map((l) => l.getAttribute('aria-label'))")) \
-        == sorted(m["text"] for m in own)
+        == sorted(m["label"] for m in own)
     shot(page, "choices-pawn-selected")
     pawn.first.click()
     expect(page.locator("#board polyline.arrow.dim")).to_have_count(0)
@@ -502,11 +502,11 @@ def test_tapping_a_pawn_highlights_its_moves_and_a_shared_spot_asks_which(server
 
     # Tap the square two moves land on: the page asks which, and plays the one chosen.
     shared = next(group for group in by_spot.values() if len(group) > 1)
-    label = " or ".join(m["text"] for m in shared)
+    label = " or ".join(m["label"] for m in shared)
     page.locator(f'#board circle.landing[aria-label="{label}"]').click()
     choices = page.locator("#choices")
     expect(choices).to_be_visible()
-    expect(choices.locator("button")).to_have_text([m["text"] for m in shared])
+    expect(choices.locator("button")).to_have_text([m["label"] for m in shared])
     assert page.monitor.api_calls("/moves") == calls  # nothing played yet
     assert page_hash(page) == steps_hash(steps)
     shot(page, "choices-which-move")

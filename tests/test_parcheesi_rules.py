@@ -296,3 +296,16 @@ def test_two_players_sit_opposite_and_three_take_the_first_three_colors():
     assert default_colors("parcheesi", 2) == (0, 2)
     assert default_colors("parcheesi", 3) == (0, 1, 2)
     assert R.format(R.initial((0, 2), 1)) == "parcheesi y:n,n,n,n/r:n,n,n,n r roll"
+
+
+def test_moves_read_in_a_players_words_on_the_page():
+    def labels(position):
+        state = R.parse(position)
+        return [R.move_label(0, m) for m in R.legal_moves(state)]
+
+    assert labels("parcheesi y:n,10,h5,H/r:n,n,n,n y 5,3") == ["Enter a pawn (5)"]
+    assert labels("parcheesi y:n,n,n,n/r:n,n,n,n y 3,2") == ["Enter a pawn (2 + 3)"]
+    assert labels("parcheesi y:H,10,h2,H/r:n,n,n,n y 3,2") == [
+        "Pawn on 10 to 12 (2)", "Pawn on home row 2 to home row 4 (2)",
+        "Pawn on 10 to 13 (3)", "Pawn on home row 2 to home row 5 (3)"]
+    assert labels("parcheesi y:h7,30,H,H/r:n,n,n,n y 1") == ["Pawn on home row 7 to Home (1)"]

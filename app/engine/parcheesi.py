@@ -601,3 +601,17 @@ class Parcheesi:
         if move.src == NEST:
             return f"{letter} enter {used}"
         return f"{letter} {self._square(color, move.src)}-{self._square(color, move.dst)} {used}"
+
+    def move_label(self, color: int, move: Move) -> str:
+        """A move in a player's words, for the page: "Pawn on 44 to 45 (1)"."""
+        used = " + ".join(map(str, move.values))
+        if move.src == NEST:
+            return f"Enter a pawn ({used})"
+        return f"Pawn on {self._place(color, move.src)} to {self._place(color, move.dst)} ({used})"
+
+    def _place(self, color: int, p: int) -> str:
+        if p == self.home:
+            return "Home"
+        if p > self.board.last:
+            return f"home row {p - self.board.last}"
+        return self._square(color, p)

@@ -43,7 +43,8 @@ def _event(rules, header, kind, seat, what) -> dict:
     if kind == "roll":
         return {"kind": "roll", "seat": seat, "dice": list(what)}
     return {"kind": "move", "seat": seat, "piece": what.piece, "from": what.src, "to": what.dst,
-            "values": list(what.values), "text": rules.move_text(color, what)}
+            "values": list(what.values), "text": rules.move_text(color, what),
+            "label": rules.move_label(color, what)}
 
 
 def game_view(game: Game, token: str, recorder: Recorder | None = None,
@@ -76,7 +77,8 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         ],
         "legal": [
             {"index": i, "piece": m.piece, "from": m.src, "to": m.dst, "values": list(m.values),
-             "text": rules.move_text(header.seats[state.turn].color, m)}
+             "text": rules.move_text(header.seats[state.turn].color, m),
+             "label": rules.move_label(header.seats[state.turn].color, m)}
             for i, m in enumerate(match.legal_moves())
         ],
         "first_rolls": [[[seat, total] for seat, total in round_.items()]

@@ -109,7 +109,7 @@ export class Board {
     }
     for (const spot of spots.values()) {
       const node = el("circle", { cx: spot.x, cy: spot.y, r: 0.48, class: "landing",
-        tabindex: "0", role: "button", "aria-label": spot.moves.map((m) => m.text).join(" or ") },
+        tabindex: "0", role: "button", "aria-label": spot.moves.map((m) => m.label).join(" or ") },
         this.spotLayer);
       activate(node, () => onSpot(spot.moves));
     }

@@ -143,7 +143,7 @@ function pick(moves) {
   box.appendChild(label);
   for (const m of moves) {
     const button = document.createElement("button");
-    button.textContent = m.text;
+    button.textContent = m.label;
     button.addEventListener("click", () => play(m));
     box.appendChild(button);
   }
@@ -166,7 +166,7 @@ async function replay(r) {
   for (const event of r.events) {
     if (skipped) break;
     const who = nameOf(base, event.seat);
-    addFeed(event.kind === "roll" ? `${who} rolled ${event.dice.join("-")}` : `${who}: ${event.text}`);
+    addFeed(event.kind === "roll" ? `${who} rolled ${event.dice.join("-")}` : `${who}: ${event.label}`);
     if (event.kind === "roll") {
       showDice(event.dice);
       say(`${who} rolled ${event.dice.join(" and ")}`);
