@@ -12,7 +12,7 @@ from flask import Blueprint, current_app, jsonify, request, send_from_directory,
 
 from app import sms
 from app.engine.games import NAMES as GAMES, rules_for
-from app.link import LinkError, Seat
+from app.link import Seat
 from app.play import Game, TurnError
 from app.web import ROOT
 from app.web.layout import board_layout
@@ -50,16 +50,7 @@ def game_url(token: str) -> str:
     return base.rstrip("/") + path if base else url_for("pages.game", token=token, _external=True)
 
 
-@bp.errorhandler(LinkError)
-def link_error(error):
-    return jsonify(error_body(error)), STATUS.get(type(error).__name__, 400)
-
-
-@bp.errorhandler(TurnError)
-def turn_error(error):
-    return jsonify(error_body(error)), 422
-
-
+# Link and turn errors are answered app-wide (pages.py): JSON here, a friendly page elsewhere.
 @bp.errorhandler(BadRequest)
 @bp.errorhandler(NotJson)
 @bp.errorhandler(WrongSeat)
