@@ -91,6 +91,9 @@ class Parcheesi:
         self.span = [[(2 << p + v) - (2 << p) & below_home for v in range(home - p + 1)]
                      for p in range(home)]
         self.home_bit = 1 << home
+        # bit[p]: 1 << p where a pair of pawns makes a blockade, 0 for Home and (as bit[-1])
+        # for the nest.
+        self.bit = [1 << p for p in range(home)] + [0]
 
     # -- positions ---------------------------------------------------------------------------
 
@@ -298,16 +301,17 @@ class Parcheesi:
         return hops
 
     def _block(self, pieces, walls: int) -> int:
-        """What no pawn may pass or land on: the rival blockades and the mover's own."""
-        block = walls
-        seen = 0
-        for p in pieces:
-            if 0 <= p < self.home:  # nest and Home hold no blockade
-                bit = 1 << p
-                if seen & bit:
-                    block |= bit
-                seen |= bit
-        return block
+        """What no pawn may pass or land on: the rival blockades and the mover's own. Written
+        out for four pawns, as it runs for nearly every position the search meets."""
+        bit = self.bit
+        a, b, c, d = pieces
+        if a == b or a == c or a == d:
+            walls |= bit[a]
+        if b == c or b == d:
+            walls |= bit[b]
+        if c == d:
+            walls |= bit[c]
+        return walls
 
     @staticmethod
     def _rejoins(pieces, pairs: tuple, k: int, q: int) -> bool:
@@ -326,7 +330,9 @@ class Parcheesi:
         k, _, q, values, bonus = hop
         child = list(pieces)
         child[k] = q
-        rest = self._rest(pool, values)
+        rest = self._rests.get((pool, values))
+        if rest is None:
+            rest = self._rest(pool, values)
         if bonus:
             if q == self.home:
                 if child.count(q) == 4:  # the game is won: nothing more is played
@@ -353,9 +359,9 @@ class Parcheesi:
         key = (pieces, pool, prey)
         best = memo.get(key)
         if best is None:
-            # With nothing to capture and no Home in reach, no play can beat one that uses
-            # every value, so the first such play found settles it.
-            size = len(pool) if self._calm(pieces, pool, prey) else 0
+            # No play uses more than the bound, so the first play found that reaches it
+            # settles it (when calm: the first that uses every value).
+            size = self._bound(pieces, pool, prey)
             best = 0
             for hop in self._hops(pieces, pool, prey, walls, nostop, pairs):
                 total = self._after(pieces, pool, prey, hop, search)
@@ -389,6 +395,31 @@ class Parcheesi:
                     pairs and self._rejoins(pieces, pairs, k, q)):
                 best = 1
         return best
+
+    def _bound(self, pieces, pool: tuple, prey: int) -> int:
+        """At least the most values a play can use from here: every value, plus one bonus
+        for each rival some pawn (or one entering) could land on and each pawn that could
+        reach Home by a sum of the values, with the bonuses those would bring counted among
+        the values until no more come into reach. Exactly ``len(pool)`` when calm."""
+        home = self.home
+        captures = homes = 0
+        values = pool
+        while True:
+            sums = self._sums(values)
+            reach = 0
+            arrive = 0
+            for p in pieces:
+                if p < 0:
+                    reach |= sums | 1
+                    arrive += sums >> home & 1
+                elif p < home:
+                    reach |= sums << p
+                    arrive += sums >> home - p & 1
+            caught = (prey & reach).bit_count()
+            if caught == captures and arrive == homes:
+                return len(pool) + captures + homes
+            captures, homes = caught, arrive
+            values = pool + (CAPTURE_BONUS,) * captures + (HOME_BONUS,) * homes
 
     def _calm(self, pieces, pool: tuple, prey: int) -> bool:
         """True when no capture and no Home can happen, whatever is played: no pawn (nor one
