@@ -44,7 +44,14 @@ def test_same_inputs_same_dice():
 def test_pinned_values():
     """Changing the algorithm would change every game in flight: this catches it."""
     dice = Dice.from_key(KEY, SEED)
-    assert [dice.die(i) for i in range(10)] == [3, 1, 2, 3, 5, 4, 6, 2, 3, 2]
+    assert [dice.die(i) for i in range(10)] == [3, 6, 5, 3, 4, 4, 4, 4, 1, 5]
+
+
+def test_any_die_can_be_computed_alone_in_any_order():
+    dice = Dice.from_key(KEY, SEED)
+    in_order = [dice.die(i) for i in range(100)]
+    order = list(range(100))[::-7] + list(range(100))
+    assert [Dice.from_key(KEY, SEED).die(i) for i in order] == [in_order[i] for i in order]
 
 
 @pytest.mark.parametrize("key, seed", [(b"j" * 32, SEED), (KEY, bytes(7) + b"\1")])
@@ -54,19 +61,21 @@ def test_other_key_or_seed_other_dice(key, seed):
     assert [base.die(i) for i in range(64)] != [other.die(i) for i in range(64)]
 
 
-def test_fully_rejected_digest_draws_more_bytes(monkeypatch):
-    """The 1-in-10**57 branch: a digest of rejected bytes moves on to counter 1, then 2."""
+def test_fully_rejected_bytes_draw_more_deterministically(monkeypatch):
+    """The rare branch: a die whose four bytes are all rejected draws from its own digests,
+    counter 0, then 1, ... (here both the block and the first redraw are made all-rejected)."""
     real = dice_module._digest
     rejected = b"\xfc" * 32
 
     def digest(key, message, name):
-        if len(message) == 8 or message.endswith(b"\0\0\0\1"):
+        if len(message) == 8 or message.endswith(b"\0\0\0\0"):
             return rejected
         return real(key, message, name)
 
     monkeypatch.setattr(dice_module, "_digest", digest)
     dice = Dice(b"s" * 32)
-    second = real(b"s" * 32, (5).to_bytes(8, "big") + (2).to_bytes(4, "big"), "sha256")
+    message = b"redraw/" + (5).to_bytes(8, "big") + (1).to_bytes(4, "big")
+    second = real(b"s" * 32, message, "sha256")
     assert dice.die(5) == next(b % 6 + 1 for b in second if b < 252)
 
 

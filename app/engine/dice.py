@@ -8,7 +8,7 @@ that the dice were fixed in advance.
 
 >>> dice = Dice.from_key(b"k" * 32, bytes(8))
 >>> [dice.die(i) for i in range(10)]
-[3, 1, 2, 3, 5, 4, 6, 2, 3, 2]
+[3, 6, 5, 3, 4, 4, 4, 4, 1, 5]
 >>> commitment(dice.secret) == commitment(game_secret(b"k" * 32, bytes(8)))
 True
 """
@@ -20,6 +20,7 @@ from hmac import digest as _digest
 
 # Bytes below 252 = 6 * 42 map onto 1..6 exactly evenly; larger ones are rejected.
 _LIMIT = 252
+_PER_BLOCK = 8  # dice per HMAC-SHA256 digest: 32 bytes, 4 for each die
 
 
 def game_secret(dice_key: bytes, seed: bytes) -> bytes:
@@ -35,28 +36,39 @@ def commitment(secret: bytes) -> str:
 class Dice:
     """The dice stream of one game: ``die(i)`` is the i-th die, uniform in 1..6.
 
-    Each index gets its own HMAC, so replaying a game costs one short one-shot HMAC per die and any
-    die can be computed without the ones before it.
+    One HMAC gives the bytes of eight dice (four bytes each), so a replay costs one short HMAC
+    per eight dice; each die still has bytes of its own, so any die can be computed without the
+    ones before it. A die is its first byte below 252 (rejection sampling: exactly uniform); if
+    all four are rejected (odds about 1 in 17 million) it draws from an HMAC of its own.
     """
 
-    __slots__ = ("secret",)
+    __slots__ = ("secret", "_block", "_bytes")
 
     def __init__(self, secret: bytes):
         self.secret = secret
+        self._block = -1
+        self._bytes = b""
 
     @classmethod
     def from_key(cls, dice_key: bytes, seed: bytes) -> Dice:
         return cls(game_secret(dice_key, seed))
 
     def die(self, index: int) -> int:
-        message = index.to_bytes(8, "big")
-        for byte in _digest(self.secret, message, "sha256"):
+        block, slot = divmod(index, _PER_BLOCK)
+        if block != self._block:  # dice are used in order: one digest serves eight of them
+            self._block = block
+            self._bytes = _digest(self.secret, block.to_bytes(8, "big"), "sha256")
+        for byte in self._bytes[slot * 4:slot * 4 + 4]:
             if byte < _LIMIT:
                 return byte % 6 + 1
-        # All 32 bytes rejected (odds about 1 in 10**57): draw more bytes, still deterministically.
-        counter = 1
+        return self._redraw(index)
+
+    def _redraw(self, index: int) -> int:
+        """A die whose four bytes were all rejected: more bytes, still deterministically."""
+        counter = 0
         while True:
-            for byte in _digest(self.secret, message + counter.to_bytes(4, "big"), "sha256"):
+            message = b"redraw/" + index.to_bytes(8, "big") + counter.to_bytes(4, "big")
+            for byte in _digest(self.secret, message, "sha256"):
                 if byte < _LIMIT:
                     return byte % 6 + 1
             counter += 1
