@@ -110,8 +110,8 @@ class Match:
         """Resolve the chance node: the next dice of this game's stream."""
         if self.state.phase != ROLL:
             raise IllegalMove("it is not time to roll")
-        count = self.rules.dice_count
-        dice = tuple(self.die(self.next_die + k) for k in range(count))
+        count, first, die = self.rules.dice_count, self.next_die, self.die
+        dice = tuple([die(first + k) for k in range(count)])
         self.next_die += count
         self.history.append(("roll", self.state.turn, dice))
         self.rules.roll(self.state, dice)
