@@ -464,7 +464,8 @@ class Parcheesi:
 
     def play(self, state: State, move: Move) -> None:
         """Make a legal move, then end the roll if nothing more can be played."""
-        if move not in self.legal_moves(state):
+        moves = state.moves if state.moves is not None else self.legal_moves(state)
+        if move not in moves:
             raise IllegalMove(f"{move} is not legal here")
         self._apply(state, move)
         if state.phase != OVER:
