@@ -79,7 +79,8 @@ def check_pawns(game: Game) -> None:
         assert expected[cell] <= 2, f"{expected[cell]} pawns on cell {cell}: {rules.format(state)}"
         assert state.owner[cell] in seats_there
     assert state.count[1:] == expected[1:], rules.format(state)
-    assert state.block == sum(1 << c for c, n in enumerate(expected) if n == 2)
+    assert state.twos == sum(1 << c for c, n in enumerate(expected) if n == 2)
+    assert state.ones == sum(1 << c for c, n in enumerate(expected) if n == 1)
 
 
 @games(150)

@@ -29,7 +29,7 @@ class State:
     """A Parcheesi position. ``pos[seat][piece]`` is a progress; cells are kept in step with it."""
 
     __slots__ = ("colors", "pos", "turn", "phase", "pool", "doubles", "pairs", "winner",
-                 "count", "owner", "block", "moves", "memo", "rivals")
+                 "count", "owner", "ones", "twos", "moves", "memo", "rivals")
 
     def copy(self) -> "State":
         other = State.__new__(State)
@@ -43,7 +43,7 @@ class State:
         other.winner = self.winner
         other.count = self.count[:]
         other.owner = self.owner[:]
-        other.block = self.block
+        other.ones, other.twos = self.ones, self.twos
         other.moves = None
         other.memo = self.memo
         other.rivals = self.rivals
@@ -94,6 +94,21 @@ class Parcheesi:
         # bit[p]: 1 << p where a pair of pawns makes a blockade, 0 for Home and (as bit[-1])
         # for the nest.
         self.bit = [1 << p for p in range(home)] + [0]
+        # Track cells 1..track as bitmask bits, turned into each color's progress 0..last.
+        self._turn_to_progress = [self._turner(entry) for entry in board.entries]
+        self.safe_progress = [sum(1 << p for p in range(board.last + 1)
+                                  if self.cell[c][p + 1] in board.safe) for c in colors]
+
+    def _turner(self, entry: int):
+        """Cell bitmask (bits 1..track) to progress bitmask (bits 0..last) for one color."""
+        track, reach = self.board.track, (1 << self.board.last + 1) - 1
+        cells = (2 << track) - 2
+        low = (1 << entry) - 2  # cells 1..entry-1 come round after the last ones
+
+        def turn(mask: int) -> int:
+            mask &= cells
+            return (mask >> entry | (mask & low) << track - entry) & reach
+        return turn
 
     # -- positions ---------------------------------------------------------------------------
 
@@ -112,7 +127,7 @@ class Parcheesi:
         state.pool, state.doubles, state.pairs, state.winner = pool, doubles, pairs, winner
         state.count = [0] * self.board.cells
         state.owner = [0] * self.board.cells
-        state.block = 0
+        state.ones = state.twos = 0
         state.moves = None
         state.memo = {}
         state.rivals = None
@@ -239,25 +254,28 @@ class Parcheesi:
         return [(_move(Move, hop[:4]), bool(hop[4])) for hop in hops]
 
     def _rivals(self, state: State) -> tuple[int, int, int]:
-        """The rivals as the mover sees them: (prey, walls, nostop) bitmasks of progress."""
-        seat = state.turn
-        ahead = self.ahead[state.colors[seat]]
-        count, safe = state.count, self.safe
-        prey = walls = nostop = 0
-        for other, rivals in enumerate(state.pos):
-            if other != seat:
-                cells = self.cell[state.colors[other]]
-                for r in rivals:
-                    cell = cells[r + 1]
-                    t = ahead[cell]  # -1 for no cell and for cells the mover never reaches
-                    if t >= 0:
-                        if count[cell] == 2:
-                            walls |= 1 << t
-                        elif t and safe[cell]:
-                            nostop |= 1 << t
-                        else:
-                            prey |= 1 << t
-        return prey, walls, nostop
+        """The rivals as the mover sees them: (prey, walls, nostop) bitmasks of progress.
+
+        The board keeps bitmasks of the track cells holding one pawn and two (``ones``,
+        ``twos``); less the mover's own, turned to start at the mover's entry, they are the
+        rivals' lone pawns and blockades in the mover's progress.
+        """
+        color = state.colors[state.turn]
+        cells, count = self.cell[color], state.count
+        own1 = own2 = 0
+        for p in state.pos[state.turn]:
+            cell = cells[p + 1]
+            if cell:
+                if count[cell] == 2:
+                    own2 |= 1 << cell
+                else:
+                    own1 |= 1 << cell
+        turn = self._turn_to_progress[color]
+        lone = turn(state.ones & ~own1)
+        walls = turn(state.twos & ~own2)
+        safe = self.safe_progress[color]
+        prey = lone & ~safe | lone & 1  # the entry is safe, yet entering captures there
+        return prey, walls, lone & safe & ~1
 
     def _hops(self, pieces, pool, prey, walls, nostop, pairs) -> list[tuple]:
         """Single hops and entries the board allows, before the use-the-most-values rule:
@@ -522,13 +540,21 @@ class Parcheesi:
     def _add(state: State, cell: int, seat: int) -> None:
         state.count[cell] += 1
         state.owner[cell] = seat
+        bit = 1 << cell
         if state.count[cell] == 2:
-            state.block |= 1 << cell
+            state.ones &= ~bit
+            state.twos |= bit
+        else:
+            state.ones |= bit
 
     @staticmethod
     def _remove(state: State, cell: int) -> None:
+        bit = 1 << cell
         if state.count[cell] == 2:
-            state.block &= ~(1 << cell)
+            state.twos &= ~bit
+            state.ones |= bit
+        else:
+            state.ones &= ~bit
         state.count[cell] -= 1
 
     # -- notation ------------------------------------------------------------------------------
