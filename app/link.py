@@ -165,6 +165,8 @@ class LogReader:
         if self.remaining <= 0:
             raise IllegalLog("The link's moves ran out before the game expected.")
         self.remaining -= 1
+        if radix == 1:  # a roll or a forced move: nothing stored (and no big division)
+            return 0
         self._number, index = divmod(self._number, radix)
         return index
 
