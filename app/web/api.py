@@ -16,7 +16,7 @@ from app.link import Seat
 from app.play import Game, TurnError
 from app.web import ROOT
 from app.web.layout import board_layout
-from app.web.views import error_body, game_view, load
+from app.web.views import game_view, load
 
 bp = Blueprint("api", __name__)
 
@@ -50,12 +50,7 @@ def game_url(token: str) -> str:
     return base.rstrip("/") + path if base else url_for("pages.game", token=token, _external=True)
 
 
-# Link and turn errors are answered app-wide (pages.py): JSON here, a friendly page elsewhere.
-@bp.errorhandler(BadRequest)
-@bp.errorhandler(NotJson)
-@bp.errorhandler(WrongSeat)
-def bad_request(error):
-    return jsonify(error_body(error)), error.status
+# Every error is answered app-wide (pages.py): JSON under /api/, a friendly page elsewhere.
 
 
 def _json() -> dict:

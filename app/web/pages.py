@@ -13,7 +13,7 @@ from app.engine.games import NAMES as GAMES, rules_for
 from app.link import LinkError
 from app.play import Game, TurnError
 from app.web import ROOT
-from app.web.api import STATUS, BadRequest, parse_players
+from app.web.api import STATUS, BadRequest, NotJson, WrongSeat, parse_players
 
 bp = Blueprint("pages", __name__)
 
@@ -84,6 +84,14 @@ def _changelog_html() -> str:
 def link_error(error):
     status = STATUS.get(type(error).__name__, 400)
     return _error("This link doesn't work", str(error), status, type(error).__name__)
+
+
+@bp.app_errorhandler(BadRequest)
+@bp.app_errorhandler(NotJson)
+@bp.app_errorhandler(WrongSeat)
+def request_error(error):
+    return _error("That request can't be answered", str(error), error.status,
+                  type(error).__name__)
 
 
 @bp.app_errorhandler(TurnError)

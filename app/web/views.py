@@ -114,9 +114,4 @@ def _last_roll(match) -> list[int]:
     return []
 
 
-def error_body(error: Exception) -> dict:
-    code = type(error).__name__
-    return {"error": {"code": code, "message": str(error)}}
-
-
-__all__ = ["load", "game_view", "error_body"]
+__all__ = ["load", "game_view"]
