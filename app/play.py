@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass, replace
+import time
+from dataclasses import dataclass, field, replace
 
-from app import link
-from app.engine.core import MOVE, OVER, ROLL, IllegalMove, Match
+from app import claims, link
+from app.engine.core import CLAIM, MOVE, OVER, ROLL, IllegalMove, Match
 from app.engine.dice import Dice, commitment, game_secret
 from app.engine.games import default_colors, rules_for
 from app.keys import Keys
@@ -22,17 +23,23 @@ class TurnError(ValueError):
     """A submitted step that can't be played; the message is fit to show the player."""
 
 
+class ClaimMissed(TurnError):
+    """A re-roll claimed after its 5 seconds: the player lets it go ("miss") instead."""
+
+
 @dataclass
 class Game:
     header: Header
     match: Match
     keys: Keys
+    source: str = ""  # the link this game was read from: claim tickets belong to it
+    turn_steps: list = field(default_factory=list)  # steps played here, receipts for tickets
 
     @classmethod
     def new(cls, game: str, seats: list[Seat], keys: Keys, seed: bytes | None = None,
             options: int = 0) -> "Game":
         """A fresh game; ``seed`` defaults to 8 random bytes (tests pass their own)."""
-        rules = rules_for(game)
+        rules = rules_for(game, options)
         seed = secrets.token_bytes(link.SEED_BYTES) if seed is None else seed
         header = Header(game=game, seats=tuple(seats), seed=seed, options=options,
                         rules_version=rules.rules_version)
@@ -46,7 +53,7 @@ class Game:
         """
         header, reader = link.decode(token, keys)
         secret = game_secret(keys.dice, header.seed)
-        return cls(header, replay(header, reader, secret, watch), keys)
+        return cls(header, replay(header, reader, secret, watch), keys, token)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -84,10 +91,13 @@ class Game:
         """Roll (at a chance node) or play the legal move at ``index``."""
         return self.match.step(index)
 
-    def play_turn(self, seat: int, steps: list) -> bool:
-        """Play a player's steps: ``"roll"`` or a move ``{"from", "to", "values"}`` (rule-set
-        progress units, as the API lists them). Every step is checked; the first that can't be
-        played raises ``TurnError`` (callers then drop this Game: its link is unchanged).
+    def play_turn(self, seat: int, steps: list, now: float | None = None) -> bool:
+        """Play a player's steps: ``"roll"``, a move ``{"from", "to", "values"}`` (rule-set
+        places, as the API lists them), and at a claim point ``{"claim": ticket}`` (checked
+        against the clock, ``now``), ``{"claimed": receipt}`` or ``"miss"``. Every step is
+        checked; the first that can't be played raises ``TurnError`` (callers then drop this
+        Game: its link is unchanged). ``turn_steps`` lists the steps played, each ticket
+        replaced by its receipt.
 
         Returns True when the turn is over (the next seat is to roll, or the game ended).
         """
@@ -98,13 +108,46 @@ class Game:
         for step in steps:
             if self.over or self.match.turn != seat:
                 raise TurnError("The turn is already over: there is nothing more to play.")
-            if step == "roll":
+            if self.match.phase == CLAIM:
+                step = self._claim(step, time.time() if now is None else now)
+            elif step == "roll":
                 if self.match.phase != ROLL:
                     raise TurnError("The dice are already rolled: play them first.")
                 self.match.roll()
             else:
                 self.match.play(self._index_of(step))
+            self.turn_steps.append(step)
         return self.over or self.match.turn != seat
+
+    def claim_ticket(self, now: float) -> str:
+        """The ticket for claiming the re-roll at this claim point, issued at ``now``."""
+        if self.match.phase != CLAIM:
+            raise TurnError("There is no re-roll to claim.")
+        return claims.ticket(self.keys, self._binding(), now)
+
+    def _binding(self) -> str:
+        return claims.game_binding(self.source, self.match.steps)
+
+    def _claim(self, step, now: float):
+        """Claim or let go the re-roll; returns the step as ``turn_steps`` keeps it."""
+        if step == "miss":
+            self.match.claim(False)
+            return step
+        if not isinstance(step, dict) or not ({"claim"} == step.keys() or
+                                              {"claimed"} == step.keys()):
+            raise TurnError("Claim the re-roll or let it go first.")
+        try:
+            if "claim" in step:
+                step = {"claimed": claims.receipt_for(self.keys, self._binding(), step["claim"],
+                                                      now)}
+            else:
+                claims.check_receipt(self.keys, self._binding(), step["claimed"])
+        except claims.ClaimMissed as error:
+            raise ClaimMissed(str(error)) from None
+        except claims.ClaimError as error:
+            raise TurnError(str(error)) from None
+        self.match.claim(True)
+        return step
 
     def _index_of(self, step) -> int:
         if self.match.phase != MOVE:
@@ -126,14 +169,15 @@ class Game:
         """The same game with changed seat details (names, phones); colors can't change."""
         if [s.color for s in seats] != [s.color for s in self.header.seats]:
             raise ValueError("seats keep their colors")
-        return Game(replace(self.header, seats=tuple(seats)), self.match, self.keys)
+        return Game(replace(self.header, seats=tuple(seats)), self.match, self.keys, self.source,
+                    self.turn_steps)
 
 
 def new_match(header: Header, secret: bytes) -> Match:
     """The match a header starts, its dice drawn from the game's dice ``secret``."""
     try:
-        rules = rules_for(header.game)
-    except KeyError:
+        rules = rules_for(header.game, header.options)
+    except (KeyError, ValueError):
         raise link.UnknownVersion("This link is for a game this version of Boardpass can't "
                                   "play yet.") from None
     if header.rules_version != rules.rules_version:
@@ -164,10 +208,10 @@ def simulation_seed(seed: int | str, number: int) -> bytes:
 PLAYER_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
 
 
-def demo_seats(game: str, players: int) -> list[Seat]:
+def demo_seats(game: str, players: int, options: int = 0) -> list[Seat]:
     """Named human seats in the default colors, for simulations and benchmarks."""
-    colors = default_colors(game, players)
+    colors = default_colors(game, players, options)
     return [Seat(name=PLAYER_NAMES[i], color=c) for i, c in enumerate(colors)]
 
 
-__all__ = ["Game", "Seat", "TurnError", "ROLL", "OVER", "simulation_seed", "demo_seats"]
+__all__ = ["Game", "Seat", "TurnError", "ClaimMissed", "ROLL", "OVER", "simulation_seed", "demo_seats"]

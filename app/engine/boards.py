@@ -63,3 +63,71 @@ PARCHEESI = RaceBoard(
     colors="YBRG",
     color_names=("yellow", "blue", "red", "green"),
 )
+
+
+# -- Red Arse -------------------------------------------------------------------------------------
+
+# Offsets inside each seat's 14 holes, clockwise from its own inside corner (the star). The rule
+# text forces this order (shared/rules/DECISIONS.md; diagram in docs/rules/red-arse.md).
+RING_SEGMENT = 14
+INSIDE_CORNER, HOME_ENTRY, START = 0, 7, 9
+OUTSIDE_CORNERS = (5, 9)
+
+
+@dataclass(frozen=True)
+class RingBoard:
+    """The marble board: one loop of holes, 14 per seat, a center hole and a home column of 4 per
+    seat.
+
+    Places (what a marble's position is): -1 its base; 0..track-1 the track holes, hole 0 being
+    seat 0's inside corner and seat ``c``'s holes ``14c..14c+13``; ``track`` the center; then each
+    seat's home column in turn, ``home(c, 0)`` (slot 1, next to the home entry) to ``home(c, 3)``
+    (slot 4, the top).
+    """
+
+    seats: int
+    colors: str
+    color_names: tuple[str, ...]
+
+    @property
+    def track(self) -> int:
+        return RING_SEGMENT * self.seats
+
+    @property
+    def center(self) -> int:
+        return self.track
+
+    @property
+    def places(self) -> int:
+        """Every place but the base: track, center, home columns."""
+        return self.track + 1 + 4 * self.seats
+
+    def home(self, color: int, slot: int) -> int:
+        """The place of ``slot`` (0 = slot 1, next to the entry) of ``color``'s home column."""
+        return self.track + 1 + 4 * color + slot
+
+    def home_owner(self, place: int) -> tuple[int, int] | None:
+        """``(color, slot)`` of a home-column place, None for any other place."""
+        if place <= self.track:
+            return None
+        return divmod(place - self.track - 1, 4)
+
+    def inside_corner(self, color: int) -> int:
+        return RING_SEGMENT * color + INSIDE_CORNER
+
+    def home_entry(self, color: int) -> int:
+        return RING_SEGMENT * color + HOME_ENTRY
+
+    def start(self, color: int) -> int:
+        return RING_SEGMENT * color + START
+
+    def is_inside_corner(self, place: int) -> bool:
+        return 0 <= place < self.track and place % RING_SEGMENT == INSIDE_CORNER
+
+    def is_outside_corner(self, place: int) -> bool:
+        return 0 <= place < self.track and place % RING_SEGMENT in OUTSIDE_CORNERS
+
+
+RED_ARSE_COLORS = ("red", "blue", "green", "yellow", "purple", "orange")
+RED_ARSE_4 = RingBoard(seats=4, colors="RBGY", color_names=RED_ARSE_COLORS[:4])
+RED_ARSE_6 = RingBoard(seats=6, colors="RBGYPO", color_names=RED_ARSE_COLORS)

@@ -1,7 +1,8 @@
 """Turn machinery shared by every rule set: moves, phases, who goes first, and the match runner.
 
 A game alternates chance nodes (a roll) and decision points (choose one of the legal moves, which
-each rule set lists in a canonical order). The log of a game is the list of steps taken, each an
+each rule set lists in a canonical order). Some rule sets add a claim point: a re-roll that is only
+taken if the player claims it in time (index 0 claimed, 1 missed). The log of a game is the list of steps taken, each an
 ``(index, radix)`` pair: a roll is a forced step ``(0, 1)``, a move is the index chosen among
 ``radix`` legal moves. Replaying the same steps with the same dice gives the same game, which is
 what lets a link hold only a seed and this log.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple, Protocol
 
-ROLL, MOVE, OVER = "roll", "move", "over"
+ROLL, MOVE, CLAIM, OVER = "roll", "move", "claim", "over"
 
 
 class IllegalMove(ValueError):
@@ -88,7 +89,8 @@ class Match:
         first, self.next_die, self.start_rounds = first_player(len(colors), rules.dice_count, die)
         self.state = rules.initial(tuple(colors), first)
         self.steps: list[tuple[int, int]] = []
-        self.history: list[tuple] = []  # ("roll", seat, dice) / ("move", seat, move)
+        # ("roll", seat, dice) / ("move", seat, move) / ("claim" or "miss", seat, None)
+        self.history: list[tuple] = []
         self._moves: list[Move] | None = None
 
     @property
@@ -131,9 +133,25 @@ class Match:
         self.steps.append((index, len(moves)))
         return move
 
+    def claim(self, taken: bool) -> None:
+        """At a claim point: take the re-roll (the same player rolls again) or let it go."""
+        if self.state.phase != CLAIM:
+            raise IllegalMove("there is no re-roll to claim")
+        self.history.append(("claim" if taken else "miss", self.state.turn, None))
+        self.rules.claim(self.state, taken)
+        self.steps.append((0 if taken else 1, 2))
+
     def step(self, index: int = 0):
-        """Take the next step: roll at a chance node, otherwise play move ``index``."""
-        return self.roll() if self.state.phase == ROLL else self.play(index)
+        """Take the next step: roll at a chance node, claim (0) or miss (1) a re-roll at a claim
+        point, otherwise play move ``index``."""
+        phase = self.state.phase
+        if phase == ROLL:
+            return self.roll()
+        if phase == CLAIM:
+            if index not in (0, 1):
+                raise IllegalMove("a re-roll is claimed (0) or missed (1)")
+            return self.claim(index == 0)
+        return self.play(index)
 
     def replay(self, reader: Reader, watch: Callable[["Match"], None] | None = None) -> "Match":
         """Apply every logged step; raises ``IllegalMove`` if the log does not fit the game.
@@ -147,6 +165,8 @@ class Match:
                 self.roll()
             elif phase == MOVE:
                 self.play(reader.take(len(self.legal_moves())))
+            elif phase == CLAIM:
+                self.claim(reader.take(2) == 0)
             else:
                 raise IllegalMove("the log goes on after the game ended")
             if watch:

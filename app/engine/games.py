@@ -1,25 +1,36 @@
-"""The rule sets by name. Each is built once per process: its tables cost a few milliseconds."""
+"""The rule sets by name. Each is built once per process and table: its tables cost a few
+milliseconds."""
 
 from __future__ import annotations
 
 from functools import cache
 
 from .parcheesi import Parcheesi
+from .red_arse import RedArse
 
-_RULES = {"parcheesi": Parcheesi}
+_RULES = {"parcheesi": Parcheesi, "red-arse": RedArse}
 
 NAMES = tuple(_RULES)
+TITLES = {"parcheesi": "Parcheesi", "red-arse": "Red Arse"}
 
 
 @cache
-def rules_for(name: str):
-    """The shared rule-set instance for ``name``; ``KeyError`` for an unknown game."""
-    return _RULES[name]()
+def rules_for(name: str, options: int = 0):
+    """The shared rule-set instance for ``name`` and the table ``options`` (the link's number:
+    Parcheesi has none); ``KeyError`` for an unknown game, ``ValueError`` for unknown options."""
+    rules = _RULES[name]
+    if rules is Parcheesi:
+        if options:
+            raise ValueError("Parcheesi has no table options")
+        return rules()
+    return rules(options)
 
 
-def default_colors(name: str, players: int) -> tuple[int, ...]:
-    """Seat colors for a table of ``players``: two players sit opposite each other."""
-    seats = len(rules_for(name).board.entries)
-    if players == 2:
-        return (0, seats // 2)
+def default_colors(name: str, players: int, options: int = 0) -> tuple[int, ...]:
+    """Seat colors for a table of ``players``: spread evenly around the board (two players sit
+    opposite each other, three on a 6-player board every other seat)."""
+    rules = rules_for(name, options)
+    seats = len(rules.board.color_names)
+    if seats % players == 0:
+        return tuple(range(0, seats, seats // players))
     return tuple(range(players))
