@@ -421,7 +421,8 @@ class RedArse:
         if hop:  # corners are 14 holes apart: a one-die move between two is a hop
             corners = "4 corners back" if die == BACK else f"{die} corner{'s' * (die > 1)}"
             return f"Marble on {start} hops {corners} to {where}"
-        if self.board.home_owner(dst) not in (None, (color, self.board.home_owner(dst)[1])):
+        owner = self.board.home_owner(dst)
+        if owner is not None and owner[0] != color:
             return f"Marble on {start} raids {where} ({die})"
         if die == BACK:
             return f"Marble on {start} back 4 to {where}"

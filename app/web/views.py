@@ -6,6 +6,7 @@ Nothing here is secret beyond what the link's holder may know: phone numbers are
 
 from __future__ import annotations
 
+from app.engine import red_arse_settings
 from app.engine.core import MOVE, OVER
 from app.play import Game
 
@@ -38,13 +39,35 @@ def replay_start(history: list, seat: int) -> int:
     return i
 
 
-def _event(rules, header, kind, seat, what) -> dict:
-    color = header.seats[seat].color
+def _event(rules, header, kind, seat, what, before, after) -> dict:
     if kind == "roll":
-        return {"kind": "roll", "seat": seat, "dice": list(what)}
-    return {"kind": "move", "seat": seat, "piece": what.piece, "from": what.src, "to": what.dst,
-            "values": list(what.values), "text": rules.move_text(color, what),
-            "label": rules.move_label(color, what)}
+        return {"kind": "roll", "seat": seat, "dice": list(what), "pieces": after}
+    if kind in ("claim", "miss"):  # a re-roll claimed in time, or let go
+        return {"kind": kind, "seat": seat, "pieces": after}
+    return dict(_move(rules, header.seats[seat].color, what), kind="move", seat=seat,
+                kills=_kills(before, after), pieces=after)
+
+
+def _move(rules, color: int, move) -> dict:
+    """A move as the page draws it: ``path`` lists the places its arrow goes through."""
+    return {"piece": move.piece, "from": move.src, "to": move.dst, "values": list(move.values),
+            "path": list(path_of(rules, color, move)), "text": rules.move_text(color, move),
+            "label": rules.move_label(color, move)}
+
+
+def path_of(rules, color: int, move) -> list[int]:
+    """Places a move goes through: the rule set's own drawing, or every progress step."""
+    if hasattr(rules, "move_path"):
+        return list(rules.move_path(color, move))
+    if move.src < 0:
+        return [move.src, move.dst]
+    return list(range(move.src, move.dst + 1))
+
+
+def _kills(before: list, after: list) -> list[int]:
+    """Seats whose piece a move sent back (to the nest or base)."""
+    return [seat for seat, (was, now) in enumerate(zip(before, after))
+            if now.count(-1) > was.count(-1)]
 
 
 def game_view(game: Game, token: str, recorder: Recorder | None = None,
@@ -66,7 +89,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         "turn": state.turn,
         "winner": state.winner,
         "doubles": getattr(state, "doubles", 0),
-        "pool": list(state.pool) if match.phase == MOVE else [],
+        "pool": _pool(state) if match.phase == MOVE else [],
         "dice": _current_dice(match),
         "last_roll": _last_roll(match),
         "pieces": [list(p) for p in state.pos],
@@ -75,12 +98,9 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
              "has_phone": s.phone is not None}
             for i, s in enumerate(header.seats)
         ],
-        "legal": [
-            {"index": i, "piece": m.piece, "from": m.src, "to": m.dst, "values": list(m.values),
-             "text": rules.move_text(header.seats[state.turn].color, m),
-             "label": rules.move_label(header.seats[state.turn].color, m)}
-            for i, m in enumerate(match.legal_moves())
-        ],
+        "legal": [dict(_move(rules, header.seats[state.turn].color, m), index=i)
+                  for i, m in enumerate(match.legal_moves())],
+        "settings": rules_settings(rules),
         "first_rolls": [[[seat, total] for seat, total in round_.items()]
                         for round_ in match.start_rounds],
         "commitment": game.commitment(),
@@ -92,10 +112,23 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         view["replay"] = {
             "start": start,
             "pieces": before,
-            "events": [dict(_event(rules, header, *entry), pieces=recorder.after[i])
+            "events": [_event(rules, header, *entry,
+                              recorder.after[i - 1] if i else _initial_pieces(game),
+                              recorder.after[i])
                        for i, entry in enumerate(match.history[start:], start)],
         }
     return view
+
+
+def _pool(state) -> list[int]:
+    """The values still to play: Parcheesi's dice and bonuses, or the one die."""
+    return list(state.pool) if hasattr(state, "pool") else [state.die]
+
+
+def rules_settings(rules) -> dict:
+    """The table's settings (Red Arse: board and house rules off); {} for a game without."""
+    options = getattr(rules, "options", None)
+    return {} if options is None else red_arse_settings.settings(options)
 
 
 def _initial_pieces(game: Game) -> list:
