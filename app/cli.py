@@ -13,8 +13,9 @@ import statistics
 import sys
 import time
 
-from app import link
-from app.engine.core import OVER, IllegalMove
+from app import claims, link
+from app.engine import red_arse_settings
+from app.engine.core import CLAIM, OVER, IllegalMove
 from app.engine.dice import commitment
 from app.engine.games import NAMES as GAMES
 from app.keys import Keys
@@ -23,36 +24,53 @@ from app.play import Game, demo_seats, replay, simulation_seed
 SIM_KEYS_LABEL = "simulate"
 
 
-def play_random(game: str, players: int, seed: int | str, number: int, keys: Keys) -> Game:
-    """One complete game with uniformly random legal moves, reproducible from seed and number."""
-    played = Game.new(game, demo_seats(game, players), keys, seed=simulation_seed(seed, number))
+def play_random(game: str, players: int, seed: int | str, number: int, keys: Keys,
+                options: int = 0) -> Game:
+    """One complete game with uniformly random legal moves (every re-roll claimed),
+    reproducible from seed and number."""
+    played = Game.new(game, demo_seats(game, players, options), keys,
+                      seed=simulation_seed(seed, number), options=options)
     choose = random.Random(f"{seed}/{number}").randrange
     match = played.match
     while match.phase != OVER:
+        if match.phase == CLAIM:
+            match.claim(True)
+            continue
         moves = match.legal_moves()
         match.step(choose(len(moves)) if len(moves) > 1 else 0)
     return played
 
 
-def simulate(game: str, players: int, games: int, seed: int | str) -> dict:
+def table_options(game: str, players: int, board: int | None = None, off=()) -> int:
+    """The link options for a simulated table: Red Arse takes the 6-player board when the
+    players don't fit the 4-player one (or when asked)."""
+    if game != "red-arse":
+        if board or off:
+            raise ValueError(f"{game} has no board or house-rule choices")
+        return 0
+    return red_arse_settings.options_for(board or (6 if players > 4 else 4), off)
+
+
+def simulate(game: str, players: int, games: int, seed: int | str, options: int = 0) -> dict:
     keys = Keys.for_tests(SIM_KEYS_LABEL)
     wins = [0] * players
     moves, rolls, lengths = [], [], []
     busy = 0.0
     for number in range(games):
         start = time.process_time()
-        played = play_random(game, players, seed, number, keys)
+        played = play_random(game, players, seed, number, keys, options)
         busy += time.process_time() - start
         steps = played.match.steps
         rolls.append(sum(1 for kind, *_ in played.match.history if kind == "roll"))
-        moves.append(len(steps) - rolls[-1])
+        moves.append(len(steps) - rolls[-1])  # moves, and claims taken or missed
         lengths.append(len(played.token()))
         wins[played.state.winner] += 1
-    seats = demo_seats(game, players)
+    seats = demo_seats(game, players, options)
     names = played.rules.board.color_names
     return {
         "game": game,
         "players": players,
+        "settings": _settings(game, options),
         "seed": seed,
         "games_finished": games,
         "decisions": {"average": statistics.mean(moves), "longest": max(moves)},
@@ -63,13 +81,22 @@ def simulate(game: str, players: int, games: int, seed: int | str) -> dict:
     }
 
 
+def _settings(game: str, options: int) -> dict | str:
+    return red_arse_settings.settings(options) if game == "red-arse" else "-"
+
+
+# What ``bench`` measures: each game at the tables the issues quote figures for.
+BENCH_TABLES = (("parcheesi", 4), ("red-arse", 4), ("red-arse", 6))
+
+
 def bench(game: str, players: int, games: int, seconds: float) -> dict:
     """Engine speed, handler cost and link size for complete random games."""
     keys = Keys.for_tests(SIM_KEYS_LABEL)
+    options = table_options(game, players)
     finished = []
     start = time.process_time()
     while len(finished) < games or time.process_time() - start < seconds:
-        finished.append(play_random(game, players, "bench", len(finished), keys))
+        finished.append(play_random(game, players, "bench", len(finished), keys, options))
     busy = time.process_time() - start
     tokens = [g.token() for g in finished]
     handler = []
@@ -127,14 +154,17 @@ def _a_turn(played: Game) -> tuple[str, int, list]:
     while history[start][0] != "roll" or history[start - 1][1] == history[start][1]:
         start += 1
     seat = history[start][1]
+    middle = link.encode(played.header, played.match.steps[:start], played.keys)
     turn = []
-    for kind, who, what in history[start:]:
+    for i, (kind, who, what) in enumerate(history[start:], start):
         if who != seat:
             break
-        turn.append("roll" if kind == "roll" else
-                    {"from": what.src, "to": what.dst, "values": list(what.values)})
-    header = played.header
-    middle = link.encode(header, played.match.steps[:start], played.keys)
+        if kind == "claim":  # claimed in time: the receipt the server gave for its ticket
+            binding = claims.game_binding(middle, played.match.steps[:i])
+            turn.append({"claimed": claims.receipt(played.keys, binding)})
+        else:
+            turn.append("roll" if kind == "roll" else
+                        {"from": what.src, "to": what.dst, "values": list(what.values)})
     return middle, seat, turn
 
 
@@ -143,8 +173,11 @@ def describe_history(played_match, header) -> list[str]:
     lines = []
     for kind, seat, what in played_match.history:
         color = header.seats[seat].color
+        letter = rules.board.colors[color].lower()
         if kind == "roll":
-            lines.append(f"{rules.board.colors[color].lower()} rolls {'-'.join(map(str, what))}")
+            lines.append(f"{letter} rolls {'-'.join(map(str, what))}")
+        elif kind in ("claim", "miss"):
+            lines.append(f"{letter} {'claims' if kind == 'claim' else 'misses'} the re-roll")
         else:
             lines.append(rules.move_text(color, what))
     return lines
@@ -209,6 +242,10 @@ def main(argv: list[str] | None = None) -> int:
     sim = commands.add_parser("simulate", help="play complete games with random legal moves")
     sim.add_argument("--game", choices=GAMES, default="parcheesi")
     sim.add_argument("--players", type=int, default=4)
+    sim.add_argument("--board", type=int, choices=red_arse_settings.BOARDS,
+                     help="Red Arse: the 4- or 6-player board (default: the smallest that fits)")
+    sim.add_argument("--off", action="append", default=[], choices=red_arse_settings.RULE_KEYS,
+                     help="Red Arse: switch a house rule off (repeatable)")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", default="1")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
@@ -225,13 +262,14 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         if args.command == "simulate":
-            report = simulate(args.game, args.players, args.games, args.seed)
+            options = table_options(args.game, args.players, args.board, args.off)
+            report = simulate(args.game, args.players, args.games, args.seed, options)
             print(json.dumps(report) if args.json else _lines(report))
         elif args.command == "inspect":
             print(inspect(_token(args.link)))
         elif args.command == "bench":
-            for game in GAMES:
-                print(_lines(bench(game, 4, args.games, args.seconds)))
+            for game, players in BENCH_TABLES:
+                print(_lines(bench(game, players, args.games, args.seconds)))
         else:
             ok, text = verify(_token(args.link), args.secret, args.commitment)
             print(text)

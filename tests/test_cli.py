@@ -119,3 +119,26 @@ def test_bench_reports_every_figure():
     assert report["handler_ms"]["links"] >= 3 and report["handler_ms"]["median"] > 0
     assert 0 < report["link_chars"]["median"] <= report["link_chars"]["max"]
     assert 1.0 <= report["log_vs_information_limit"]["mean"] < 1.2
+
+
+def test_simulate_plays_red_arse_on_the_6_player_board_with_house_rules_off():
+    result = run("simulate", "--game", "red-arse", "--players", "6", "--games", "3",
+                 "--off", "raids", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["settings"] == {"board": 6, "off": ["raids"]}
+    assert report["games_finished"] == 3
+    assert len(report["wins_by_seat"]) == 6 and sum(report["wins_by_seat"].values()) == 3
+
+
+def test_simulate_refuses_a_board_for_parcheesi():
+    result = run("simulate", "--game", "parcheesi", "--board", "6")
+    assert result.returncode == 2
+    assert "no board" in result.stderr
+
+
+def test_bench_replays_finished_6_player_red_arse_games_through_the_api():
+    report = cli.bench("red-arse", 6, games=3, seconds=0)
+    assert report["players"] == 6
+    assert report["link_chars"]["max"] < 1600
+    assert set(report["api_ms_median"]) == {"read_finished", "roll", "finish_turn"}
