@@ -427,3 +427,30 @@ def test_a_claim_point_is_a_logged_step():
     match.step(1)  # missed
     assert (match.phase, match.turn, match.steps[-1]) == (ROLL, 1, (1, 2))
     assert match.history[-1] == ("miss", 0, None)
+
+
+# -- the 6-player board plays the same ----------------------------------------------------------------
+
+def test_six_player_hops_reach_up_to_five_corners_never_past_your_own():
+    # Red on blue's star (15): 5 corners is red's own star (1); purple's star (57) is 3.
+    assert "r 15-1 5" in moves("red-arse6 r:15,n,n,n/b:n,n,n,n r 5", SIX)
+    assert "r 15-57 3" in moves("red-arse6 r:15,n,n,n/b:n,n,n,n r 3", SIX)
+    # From green's star (29) 5 corners would pass red's own star (1) and reach blue's (15).
+    assert moves("red-arse6 r:29,n,n,n/b:n,n,n,n r 5", SIX) == ["r 29-34 5"]
+
+
+def test_six_player_center_exits_to_all_six_stars():
+    assert moves("red-arse6 r:c,n,n,n/p:n,n,n,n r 1", SIX) == \
+        ["r c-1 1", "r c-15 1", "r c-29 1", "r c-43 1", "r c-57 1", "r c-71 1", "r n-10 1"]
+
+
+def test_six_player_raid_on_orange():
+    # Red at 76 (orange's outside corner) with a 3: 77, orange's entry 78, then orange's h1.
+    assert play("red-arse6 r:76,n,n,n/o:h1,n,n,n r 3", "r 76-h1o 3", SIX) == \
+        "red-arse6 r:h1o,n,n,n/o:n,n,n,n r claim"
+
+
+def test_six_player_lap_ends_at_the_home_entry_after_82_holes():
+    # 84 holes, start 10, entry 8: a marble on 7 is 2 short of slot 1.
+    assert moves("red-arse6 r:7,n,n,n/b:n,n,n,n r 2", SIX) == ["r 7-h1 2"]
+    assert moves("red-arse6 r:84,n,n,n/b:n,n,n,n r 1", SIX) == ["r 84-1 1", "r n-10 1"]
