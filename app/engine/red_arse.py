@@ -391,6 +391,9 @@ class RedArse:
                 raise ValueError(f"{letter} needs four marbles")
             colors.append(color)
             pos.append(marbles)
+        seats = self.board.seats
+        if colors != sorted(colors, key=lambda c: (c - colors[0]) % seats):
+            raise ValueError("seats are listed clockwise, in turn order")
         turn = colors.index(letters.index(fields[2]))
         phase, die, winner = fields[3], 0, None
         if phase == "won":
