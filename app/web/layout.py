@@ -1,21 +1,75 @@
 """Where things are drawn: board coordinates for the browser client, as data.
 
-The page draws any board from this description (squares, each color's path from entry to Home,
-nests), so one client serves every game. Units are grid cells; the client scales them.
+One client (static/js/board.js) draws every board from this description, so nothing about a
+board's shape lives in JavaScript. Units are hole (or square) spacings; the client scales them.
+Every coordinate is the centre of what it places.
+
+A layout holds:
+
+- ``view``: the drawing's box ``[x, y, width, height]``;
+- ``outline``: the board's shape as one polygon (Red Arse), or None;
+- ``cells``: what to draw, in order: ``{"x", "y", "shape", "kind", "color", "place"}``. ``shape``
+  is ``square`` (a unit square), ``hole``, ``panel`` (a rounded rectangle ``w`` x ``h``) or
+  ``disc`` (a circle of radius ``r``); ``kind`` says what it is (``track``, ``inside`` corner,
+  ``outside`` corner, ``start``, ``entry``, ``home``, ``center``, ``base``, ``nest``...);
+  ``color`` the color it belongs to, if any; ``place`` the position a piece there has;
+- ``colors``: per color ``name``, ``letter``, ``fill``, ``tint`` (a light fill), ``base`` (where
+  each of its 4 pieces waits at position -1) and, for Parcheesi, ``path`` (progress -> point)
+  and ``home`` (where its pieces at Home stand);
+- ``places`` (Red Arse): place -> point, the same for every color (places are shared);
+- ``home_progress``: Parcheesi's Home (pieces there share one spot), None for Red Arse;
+- ``squares`` (Parcheesi): its 68 track squares in number order (they are among ``cells`` too).
+
+A piece's point: ``colors[c].base[piece]`` at -1; otherwise ``places[p]`` when the layout has
+``places``, else ``colors[c].path[p]`` (and ``colors[c].home`` from ``home_progress`` on).
 """
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
-from app.engine.games import rules_for
+from app.engine import boards
 
-FILLS = {"yellow": "#e8b400", "blue": "#2a6fdb", "red": "#d33a2c", "green": "#2a9d4b"}
+FILLS = {"yellow": "#e8b400", "blue": "#2a6fdb", "red": "#d33a2c", "green": "#2a9d4b",
+         "purple": "#8044b8", "orange": "#ee7b16"}
+GAMES = ("parcheesi", "red-arse")
+PIECES = 4
 
+
+def _tint(fill: str, keep: float = 0.45) -> str:
+    """``fill`` mixed with white (``keep`` of the color)."""
+    rgb = [int(fill[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(255 - (255 - v) * keep):02x}" for v in rgb)
+
+
+def _point(x: float, y: float) -> list[float]:
+    return [round(x, 3) + 0.0, round(y, 3) + 0.0]
+
+
+def _color(board, c: int) -> dict:
+    name = board.color_names[c]
+    return {"letter": board.colors[c].lower(), "name": name, "fill": FILLS[name],
+            "tint": _tint(FILLS[name])}
+
+
+def board_layout(game: str, options: int = 0) -> dict:
+    """The drawing of ``game``'s board for the table ``options`` describe; ``ValueError`` for
+    an unknown game or options."""
+    if game == "parcheesi":
+        return _parcheesi()
+    if game == "red-arse":
+        from app.engine.red_arse_settings import settings
+
+        return red_arse(settings(options)["board"])
+    raise ValueError(f"No game called {game!r}.")
+
+
+# -- Parcheesi ----------------------------------------------------------------------------------
 
 def _parcheesi_track() -> list[tuple[int, int]]:
-    """Squares 1..68 on a 19x19 cross, counter-clockwise from the bottom arm's right column
-    (yellow's entry, 5, is the fifth square up it). See docs/rules/parcheesi.md."""
+    """Squares 1..68 on a 19x19 cross (top-left corners), counter-clockwise from the bottom arm's
+    right column (yellow's entry, 5, is the fifth square up it). See docs/rules/parcheesi.md."""
     walk = []
     walk += [(10, y) for y in range(18, 10, -1)]      # 1-8   bottom arm, right column, up
     walk += [(x, 10) for x in range(11, 19)]          # 9-16  right arm, bottom row, out
@@ -39,28 +93,163 @@ _HOME_PATHS = {
     2: [(9, y) for y in range(1, 8)],         # red, from 34
     3: [(x, 9) for x in range(1, 8)],         # green, from 51
 }
-_NESTS = {0: (14.5, 14.5), 1: (14.5, 3.5), 2: (3.5, 3.5), 3: (3.5, 14.5)}
+_NESTS = {0: (14.5, 14.5), 1: (14.5, 3.5), 2: (3.5, 3.5), 3: (3.5, 14.5)}  # centres
 
 
 @cache
-def board_layout(game: str) -> dict:
-    rules = rules_for(game)
+def _parcheesi() -> dict:
+    from app.engine.games import rules_for
+
+    rules = rules_for("parcheesi")
     board = rules.board
     track = _parcheesi_track()
-    squares = [
-        {"n": n, "x": x, "y": y, "safe": n in board.safe,
-         "entry": board.entries.index(n) if n in board.entries else None}
-        for n, (x, y) in enumerate(track, start=1)
-    ]
-    colors = []
-    for c, name in enumerate(board.color_names):
-        path = [track[board.cell(c, p) - 1] for p in range(board.last + 1)] + _HOME_PATHS[c]
-        hx, hy = _HOME_PATHS[c][-1]
+    centre = lambda cell: _point(cell[0] + 0.5, cell[1] + 0.5)  # noqa: E731
+    cells, colors = [], []
+    for c in range(len(board.color_names)):
+        color = _color(board, c)
         nx, ny = _NESTS[c]
-        colors.append({
-            "letter": board.colors[c].lower(), "name": name, "fill": FILLS[name],
-            "path": path, "home": (9 + (hx - 9) * 0.55, 9 + (hy - 9) * 0.55),
-            "nest": [(nx + dx, ny + dy) for dx, dy in ((-1.5, -1.5), (1.5, -1.5), (-1.5, 1.5), (1.5, 1.5))],
-        })
-    return {"game": game, "size": 19, "squares": squares, "colors": colors,
-            "home_progress": rules.home, "home_path_start": board.last + 1, "nest_progress": -1}
+        color["base"] = [_point(nx + dx, ny + dy) for dx, dy in
+                         ((-1.5, -1.5), (1.5, -1.5), (-1.5, 1.5), (1.5, 1.5))]
+        hx, hy = _HOME_PATHS[c][-1]
+        color["home"] = _point(9.5 + (hx - 9) * 0.55, 9.5 + (hy - 9) * 0.55)
+        color["path"] = ([centre(track[board.cell(c, p) - 1]) for p in range(board.last + 1)]
+                         + [centre(cell) for cell in _HOME_PATHS[c]])
+        colors.append(color)
+        cells.append({"x": nx, "y": ny, "shape": "panel", "w": 7.2, "h": 7.2, "kind": "nest",
+                      "color": color["name"], "place": -1})
+        cells += [{"x": x, "y": y, "shape": "square", "kind": "home", "color": color["name"],
+                   "place": board.last + 1 + k}
+                  for k, (x, y) in enumerate(color["path"][board.last + 1:])]
+        cells.append({"x": color["home"][0], "y": color["home"][1], "shape": "disc", "r": 0.9,
+                      "kind": "homespot", "color": color["name"], "place": rules.home})
+    squares = []
+    for n, cell in enumerate(track, start=1):
+        entry = board.entries.index(n) if n in board.entries else None
+        squares.append({"x": centre(cell)[0], "y": centre(cell)[1], "shape": "square",
+                      "kind": "entry" if entry is not None else "track",
+                      "safe": n in board.safe, "square": n,
+                      "color": None if entry is None else board.color_names[entry],
+                        "place": None})
+    return {"game": "parcheesi", "board": len(board.color_names), "view": [-0.2, -0.2, 19.4, 19.4],
+            "outline": None, "cells": cells + squares, "squares": squares, "colors": colors,
+            "places": None,
+            "home_progress": rules.home, "nest_progress": -1}
+
+
+# -- Red Arse -----------------------------------------------------------------------------------
+
+ARM_HALF = 2     # the arm's end holes run from -2 to +2 across its axis
+ARM_LENGTH = 5   # holes from an inside corner out to the outside corner
+# Base holes, as steps from the next seat's inside corner: along the arm, and across it away from
+# the arm. That puts the base in the gap between two arms, beside the start hole (5 along, 0
+# across), and inside the board's outline on both boards.
+BASE_STEPS = ((5.0, 1.3), (5.0, 2.3), (4.0, 1.3), (4.0, 2.3))
+
+
+def _rotate(x: float, y: float, angle: float) -> tuple[float, float]:
+    """Rotate clockwise on the screen (y points down) by ``angle`` radians."""
+    cos, sin = math.cos(angle), math.sin(angle)
+    return x * cos - y * sin, x * sin + y * cos
+
+
+def _arm(c: int, seats: int):
+    """Seat ``c``'s arm: its direction out from the centre ``d``, the direction ``p`` across it
+    toward its own inside corner, and its inside corner ``v`` (seat 0 points down)."""
+    angle = 2 * math.pi * c / seats
+    d = _rotate(0, 1, angle)
+    p = _rotate(1, 0, angle)
+    apothem = ARM_HALF / math.tan(math.pi / seats)  # the inner polygon: side 4, corner to corner
+    v = (apothem * d[0] + ARM_HALF * p[0], apothem * d[1] + ARM_HALF * p[1])
+    return d, p, v, apothem
+
+
+def _track_point(c: int, offset: int, seats: int) -> tuple[float, float]:
+    """Offset 0..13 of seat ``c``'s 14 holes: out along the arm (0..5), across its end (5..9),
+    back in (9..13)."""
+    d, p, v, _ = _arm(c, seats)
+    if offset <= ARM_LENGTH:
+        along, across = offset, 0
+    elif offset <= ARM_LENGTH + 2 * ARM_HALF:
+        along, across = ARM_LENGTH, offset - ARM_LENGTH
+    else:
+        along, across = 2 * ARM_LENGTH + 2 * ARM_HALF - offset, 2 * ARM_HALF
+    return v[0] + along * d[0] - across * p[0], v[1] + along * d[1] - across * p[1]
+
+
+def _outline(seats: int, margin: float = 0.75) -> list[list[float]]:
+    """The board's shape: the inner polygon with an arm on each side, ``margin`` outside the
+    holes."""
+    points = []
+    for c in range(seats):
+        d, p, _, apothem = _arm(c, seats)
+        dp, pp, _, _ = _arm((c - 1) % seats, seats)
+        # The inner corner: where this arm's first side meets the previous arm's last side.
+        # Solve x.p = a and x.pp = -a for x, with a = ARM_HALF + margin.
+        a = ARM_HALF + margin
+        det = p[0] * pp[1] - p[1] * pp[0]
+        x = (a * pp[1] + a * p[1]) / det
+        y = (-a * pp[0] - a * p[0]) / det
+        points.append(_point(x, y))
+        end = apothem + ARM_LENGTH + margin
+        points.append(_point(end * d[0] + a * p[0], end * d[1] + a * p[1]))
+        points.append(_point(end * d[0] - a * p[0], end * d[1] - a * p[1]))
+    return points
+
+
+@cache
+def red_arse(seats: int) -> dict:
+    """The Red Arse board for 4 or 6 seats: the classic Aggravation drawing, an arm per seat."""
+    board = {4: boards.RED_ARSE_4, 6: boards.RED_ARSE_6}[seats]
+    places: list[list[float] | None] = [None] * board.places
+    cells, colors = [], []
+    for c in range(seats):
+        color = _color(board, c)
+        d, p, _, _ = _arm(c, seats)
+        _, _, vn, _ = _arm((c + 1) % seats, seats)
+        color["base"] = [_point(vn[0] + a * d[0] - b * p[0], vn[1] + a * d[1] - b * p[1])
+                         for a, b in BASE_STEPS]
+        color["home"] = None
+        colors.append(color)
+        bx = sum(x for x, _ in color["base"]) / PIECES
+        by = sum(y for _, y in color["base"]) / PIECES
+        cells.append({"x": round(bx, 3), "y": round(by, 3), "shape": "disc", "r": 1.25,
+                      "kind": "basearea", "color": color["name"], "place": -1})
+        cells += [{"x": x, "y": y, "shape": "hole", "kind": "base", "color": color["name"],
+                   "place": -1} for x, y in color["base"]]
+        for offset in range(boards.RING_SEGMENT):
+            place = boards.RING_SEGMENT * c + offset
+            places[place] = _point(*_track_point(c, offset, seats))
+        entry = places[board.home_entry(c)]
+        for slot in range(PIECES):  # slot 1 next to the entry, slot 4 nearest the centre
+            places[board.home(c, slot)] = _point(entry[0] - (slot + 1) * d[0],
+                                                 entry[1] - (slot + 1) * d[1])
+    places[board.center] = [0.0, 0.0]
+    for place, (x, y) in enumerate(places):
+        owner = board.home_owner(place)
+        seat = place // boards.RING_SEGMENT if place < board.track else None
+        if place == board.center:
+            kind, color = "center", None
+        elif owner is not None:
+            kind, color = "home", board.color_names[owner[0]]
+        elif board.is_inside_corner(place):
+            kind, color = "inside", board.color_names[seat]
+        elif place == board.start(seat):
+            kind, color = "start", board.color_names[seat]
+        elif board.is_outside_corner(place):
+            kind, color = "outside", None
+        elif place == board.home_entry(seat):
+            kind, color = "entry", board.color_names[seat]
+        else:
+            kind, color = "track", None
+        cells.append({"x": x, "y": y, "shape": "hole", "kind": kind, "color": color,
+                      "place": place})
+    outline = _outline(seats)
+    reach = [(cell["x"], cell["y"], cell.get("r", 0.5)) for cell in cells]
+    reach += [(x, y, 0) for x, y in outline]
+    pad = 0.4
+    left, top = min(x - r for x, _, r in reach) - pad, min(y - r for _, y, r in reach) - pad
+    right, bottom = max(x + r for x, _, r in reach) + pad, max(y + r for _, y, r in reach) + pad
+    view = [round(left, 3), round(top, 3), round(right - left, 3), round(bottom - top, 3)]
+    return {"game": "red-arse", "board": seats, "view": view, "outline": outline,
+            "cells": cells, "colors": colors, "places": places, "home_progress": None,
+            "nest_progress": -1}

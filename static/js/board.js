@@ -14,8 +14,9 @@ export class Board {
   constructor(svg, layout) {
     this.svg = svg;
     this.layout = layout;
-    this.home = layout.home_progress;
-    svg.setAttribute("viewBox", `-0.2 -0.2 ${layout.size + 0.4} ${layout.size + 0.4}`);
+    this.home = layout.home_progress;  // null when pieces never share a Home spot (Red Arse)
+    svg.setAttribute("viewBox", layout.view.join(" "));
+    svg.classList.toggle("holes", !!layout.places);
     svg.replaceChildren();
     const defs = el("defs", {}, svg);
     const marker = el("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: "8", refY: "5",
@@ -27,38 +28,87 @@ export class Board {
     this.spotLayer = el("g", { class: "spots" }, svg);
   }
 
+  fillOf(name) {
+    const color = this.layout.colors.find((c) => c.name === name);
+    return color ? color : { fill: "none", tint: "none" };
+  }
+
   drawBoard() {
     const g = el("g", { class: "board" }, this.svg);
-    const size = this.layout.size;
-    el("rect", { x: 0, y: 0, width: size, height: size, class: "felt" }, g);
-    this.layout.colors.forEach((color, c) => {
-      const [nx, ny] = color.nest[0];
-      el("rect", { x: nx - 2.1, y: ny - 2.1, width: 7.2, height: 7.2, rx: 0.6,
-        class: "nest", fill: color.fill }, g);
-      color.path.slice(this.layout.home_path_start).forEach(([x, y]) =>
-        el("rect", { x: x + 0.05, y: y + 0.05, width: 0.9, height: 0.9, class: "homepath",
-          fill: color.fill }, g));
-      const [hx, hy] = color.home;
-      el("circle", { cx: hx + 0.5, cy: hy + 0.5, r: 0.9, class: "homespot", fill: color.fill }, g);
-    });
-    for (const sq of this.layout.squares) {
-      const entry = sq.entry !== null ? ` entry-${this.layout.colors[sq.entry].name}` : "";
-      el("rect", { x: sq.x + 0.05, y: sq.y + 0.05, width: 0.9, height: 0.9,
-        class: `square${sq.safe ? " safe" : ""}${entry}` }, g);
-      if (sq.safe) el("circle", { cx: sq.x + 0.5, cy: sq.y + 0.5, r: 0.32, class: "safering" }, g);
+    const [vx, vy, vw, vh] = this.layout.view;
+    el("rect", { x: vx, y: vy, width: vw, height: vh, class: "felt" }, g);
+    if (this.layout.outline) {
+      el("polygon", { points: this.layout.outline.map((p) => p.join(",")).join(" "),
+        class: "outline" }, g);
+    }
+    for (const cell of this.layout.cells) this.drawCell(g, cell);
+  }
+
+  drawCell(g, cell) {
+    const { x, y, kind } = cell;
+    const color = this.fillOf(cell.color);
+    const place = cell.place === null || cell.place === undefined ? {} : { "data-place": cell.place };
+    if (cell.shape === "panel") {
+      el("rect", { x: x - cell.w / 2, y: y - cell.h / 2, width: cell.w, height: cell.h, rx: 0.6,
+        class: kind, fill: color.fill }, g);
+    } else if (cell.shape === "disc") {
+      el("circle", { cx: x, cy: y, r: cell.r, class: kind, fill: color.fill }, g);
+    } else if (cell.shape === "square") {
+      const cls = kind === "home" ? "homepath" : `square${cell.safe ? " safe" : ""}${
+        kind === "entry" ? ` entry-${cell.color}` : ""}`;
+      el("rect", { x: x - 0.45, y: y - 0.45, width: 0.9, height: 0.9, class: cls,
+        ...(kind === "home" ? { fill: color.fill } : {}), ...place }, g);
+      if (cell.safe) el("circle", { cx: x, cy: y, r: 0.32, class: "safering" }, g);
+    } else if (kind === "inside") {
+      el("polygon", { points: star(x, y, 0.56, 0.26), class: "star", ...place }, g);
+      el("circle", { cx: x, cy: y, r: 0.24, class: "hole inside", ...place }, g);
+    } else if (kind === "outside") {
+      el("polygon", { points: [[x, y - 0.5], [x + 0.5, y], [x, y + 0.5], [x - 0.5, y]]
+        .map((p) => p.join(",")).join(" "), class: "corner", ...place }, g);
+      el("circle", { cx: x, cy: y, r: 0.28, class: "hole outside", ...place }, g);
+    } else if (kind === "start") {
+      el("polygon", { points: [[x, y - 0.5], [x + 0.5, y], [x, y + 0.5], [x - 0.5, y]]
+        .map((p) => p.join(",")).join(" "), class: "corner", ...place }, g);
+      el("circle", { cx: x, cy: y, r: 0.36, class: "startring", stroke: color.fill }, g);
+      el("circle", { cx: x, cy: y, r: 0.24, class: "hole start", ...place }, g);
+    } else {
+      const r = kind === "center" ? 0.42 : 0.28;
+      const attrs = { cx: x, cy: y, r, class: `hole ${kind}`, ...place };
+      if (kind === "home" || kind === "base") { attrs.fill = color.tint; attrs.stroke = color.fill; }
+      if (kind === "entry") attrs.stroke = color.fill;
+      el("circle", attrs, g);
     }
   }
 
-  // Where a piece of seat color `c` stands at `progress` (cell centre), before stacking.
-  spot(c, progress, piece = 0) {
+  // Where a piece of seat color `c` stands at position `p` (its centre), before stacking.
+  spot(c, p, piece = 0) {
     const color = this.layout.colors[c];
-    if (progress < 0) return color.nest[piece];
-    if (progress >= this.home) {
+    if (p < 0) return color.base[piece];
+    if (this.layout.places) return this.layout.places[p];
+    if (p >= this.home) {
       const [hx, hy] = color.home;
-      return [hx + (piece % 2) * 0.5 - 0.25 + 0.5, hy + Math.floor(piece / 2) * 0.5 - 0.25 + 0.5];
+      return [hx + (piece % 2) * 0.5 - 0.25, hy + Math.floor(piece / 2) * 0.5 - 0.25];
     }
-    const [x, y] = color.path[progress];
-    return [x + 0.5, y + 0.5];
+    return color.path[p];
+  }
+
+  // The home-column cell at a shared place (Red Arse), or null.
+  homeCell(p) {
+    if (!this.layout.places) return null;
+    if (!this.homes) {
+      this.homes = new Map(this.layout.cells.filter((c) => c.kind === "home")
+        .map((c) => [c.place, c]));
+    }
+    return this.homes.get(p) || null;
+  }
+
+  // Pieces that can share a spot with others (and are then drawn side by side).
+  shared(p) { return p >= 0 && (this.home === null || p < this.home); }
+
+  // The points a move goes through: its `path` when the server gives one, else every step.
+  pathPoints(m, c) {
+    const path = m.path && m.path.length ? m.path : fallbackPath(m.from, m.to);
+    return path.map((p) => this.spot(c, p, m.piece));
   }
 
   // Draw every piece; `seats` gives each seat's color index.
@@ -68,7 +118,7 @@ export class Board {
     const stacks = new Map();
     pieces.forEach((list, s) => list.forEach((p, k) => {
       let [x, y] = this.spot(seats[s], p, k);
-      if (p >= 0 && p < this.home) {
+      if (this.shared(p)) {
         const key = `${x},${y}`;
         const n = stacks.get(key) || 0;
         stacks.set(key, n + 1);
@@ -92,11 +142,7 @@ export class Board {
     this.clearMoves();
     const spots = new Map();
     for (const m of moves) {
-      const points = [];
-      for (let p = m.from; p <= m.to; p++) {
-        points.push(this.spot(c, p, m.piece));
-      }
-      if (m.from < 0) points[0] = this.spot(c, -1, m.piece);
+      const points = this.pathPoints(m, c);
       const dim = selected !== null && selected !== m.from;
       el("polyline", { points: points.map((pt) => pt.join(",")).join(" "),
         class: dim ? "arrow dim" : "arrow", "marker-end": "url(#arrowhead)" }, this.arrowLayer);
@@ -115,13 +161,11 @@ export class Board {
     }
   }
 
-  // Slide a piece from one progress to another, one square at a time.
-  async animate(s, k, c, from, to, ms = 90) {
+  // Slide a piece along a move's path (or from one progress to another, a square at a time).
+  async animate(s, k, c, move, ms = 90) {
     const node = this.pieceNodes.find((n) => +n.dataset.seat === s && +n.dataset.piece === k);
     if (!node) return;
-    const steps = [];
-    if (from < 0 || to < from) steps.push(this.spot(c, to, k));
-    else for (let p = from + 1; p <= to; p++) steps.push(this.spot(c, p, k));
+    const steps = this.pathPoints({ ...move, piece: k }, c).slice(1);
     for (const [x, y] of steps) {
       node.setAttribute("cx", x);
       node.setAttribute("cy", y);
@@ -133,12 +177,32 @@ export class Board {
 function countAt(pieces, seats, board, x, y) {
   let n = 0;
   pieces.forEach((list, s) => list.forEach((p, k) => {
-    if (p >= 0 && p < board.home) {
+    if (board.shared(p)) {
       const [px, py] = board.spot(seats[s], p, k);
       if (px === x && py === y) n++;
     }
   }));
   return n;
+}
+
+// Parcheesi's moves before paths were given: every progress from..to; entering and going back
+// (a piece sent home) are one jump.
+function fallbackPath(from, to) {
+  if (from < 0 || to < from) return [from, to];
+  const path = [];
+  for (let p = from; p <= to; p++) path.push(p);
+  return path;
+}
+
+// A five-pointed star's points around (x, y).
+function star(x, y, outer, inner) {
+  const points = [];
+  for (let i = 0; i < 10; i++) {
+    const r = i % 2 ? inner : outer;
+    const a = -Math.PI / 2 + (i * Math.PI) / 5;
+    points.push(`${(x + r * Math.cos(a)).toFixed(3)},${(y + r * Math.sin(a)).toFixed(3)}`);
+  }
+  return points.join(" ");
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
