@@ -80,10 +80,26 @@ def test_openapi_document_is_served_and_valid(client):
 
 def test_board_layout_places_every_square(client):
     layout = client.get("/api/boards/parcheesi").json
-    assert len(layout["squares"]) == 68
+    assert [c["square"] for c in layout["squares"]] == list(range(1, 69))
     assert [c["name"] for c in layout["colors"]] == ["yellow", "blue", "red", "green"]
     assert all(len(c["path"]) == 71 for c in layout["colors"])
     assert_error(client.get("/api/boards/chess"), 400)
+    assert_error(client.get("/api/boards/parcheesi?board=6"), 400)
+
+
+@pytest.mark.parametrize("size, holes", [(None, 56), ("4", 56), ("6", 84)])
+def test_red_arse_board_layouts(client, size, holes):
+    url = "/api/boards/red-arse" + (f"?board={size}" if size else "")
+    layout = client.get(url).json
+    assert layout["game"] == "red-arse" and layout["board"] == holes // 14
+    assert len(layout["places"]) == holes + 1 + 4 * holes // 14  # track, center, home columns
+    assert len(layout["colors"]) == holes // 14
+    assert all(len(c["base"]) == 4 for c in layout["colors"])
+
+
+@pytest.mark.parametrize("size", ["5", "six", "", "4.0"])
+def test_red_arse_board_size_must_be_4_or_6(client, size):
+    assert_error(client.get(f"/api/boards/red-arse?board={size}"), 400)
 
 
 def test_create_a_game_gives_its_link_and_the_invite_for_the_first_player(client):

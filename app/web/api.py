@@ -7,11 +7,14 @@ except by returning a new link.
 from __future__ import annotations
 
 import re
+import time
 
 from flask import Blueprint, current_app, jsonify, request, send_from_directory, url_for
 
 from app import sms
-from app.engine.games import NAMES as GAMES, rules_for
+from app.engine import red_arse_settings
+from app.engine.core import CLAIM
+from app.engine.games import NAMES as GAMES, TITLES, rules_for
 from app.link import Seat
 from app.play import Game, TurnError
 from app.web import ROOT
@@ -70,9 +73,20 @@ def openapi():
 
 @bp.get("/boards/<game>")
 def board(game):
+    """The board's drawing; Red Arse's ``?board=4`` (the default) or ``?board=6``."""
     if game not in GAMES:
         raise BadRequest(f"No game called {game!r}.")
-    response = jsonify(board_layout(game))
+    size = request.args.get("board")
+    if game == "red-arse":
+        if size not in (None, "4", "6"):
+            raise BadRequest("Red Arse is played on the 4-player or the 6-player board "
+                             "(board=4 or board=6).")
+        options = red_arse_settings.options_for(int(size or 4))
+    elif size is not None:
+        raise BadRequest(f"{TITLES[game]} has one board.")
+    else:
+        options = 0
+    response = jsonify(board_layout(game, options))
     response.cache_control.public = True
     response.cache_control.max_age = 3600
     return response
@@ -80,25 +94,52 @@ def board(game):
 
 @bp.post("/games")
 def create():
-    """Create a game: ``{"game", "players": [{"name", "color", "phone"?}]}``."""
+    """Create a game: ``{"game", "players": [{"name", "color", "phone"?}], "settings"?}``;
+    Red Arse's settings are ``{"board": 4 or 6, "off": [house rules switched off]}``."""
     data = _json()
     game = data.get("game", "parcheesi")
-    if game not in GAMES:
-        raise BadRequest(f"No game called {game!r}.")
-    seats = parse_players(game, data.get("players"))
-    played = Game.new(game, seats, _keys())
+    if not isinstance(game, str) or game not in GAMES:
+        raise BadRequest(f"No game called {game!r}." if isinstance(game, str) else
+                         "\"game\" is a game's name.")
+    options = parse_settings(game, data.get("settings"))
+    seats = parse_players(game, data.get("players"), options)
+    played = Game.new(game, seats, _keys(), options=options)
     token = played.token()
     body = _with_link(game_view(played, token), token)
     body["message"] = _send(played, None, body["url"], deliver=False)
     return jsonify(body), 201
 
 
-def parse_players(game: str, players) -> list[Seat]:
+def parse_settings(game: str, settings) -> int:
+    """The link's options for a game's table settings (see ``red_arse_settings``)."""
+    if settings is None or settings == {}:
+        return 0
+    if game != "red-arse":
+        raise BadRequest(f"{TITLES[game]} has no settings.")
+    if not isinstance(settings, dict) or not set(settings) <= {"board", "off"}:
+        raise BadRequest("\"settings\" is an object with \"board\" (4 or 6) and \"off\" (the "
+                         "house rules switched off).")
+    board, off = settings.get("board", 4), settings.get("off", [])
+    if type(board) is not int or board not in red_arse_settings.BOARDS:
+        raise BadRequest("Red Arse is played on the 4-player or the 6-player board "
+                         "(\"board\": 4 or 6).")
+    if not isinstance(off, list) or not all(isinstance(key, str) for key in off):
+        raise BadRequest("\"off\" lists house rules by name: "
+                         + ", ".join(red_arse_settings.RULE_KEYS) + ".")
+    try:
+        return red_arse_settings.options_for(board, off=off)
+    except ValueError as error:
+        raise BadRequest(f"{error} The house rules are: "
+                         + ", ".join(red_arse_settings.RULE_KEYS) + ".") from None
+
+
+def parse_players(game: str, players, options: int = 0) -> list[Seat]:
     """Seats from the request, in turn order (around the board in the direction of play)."""
-    rules = rules_for(game)
+    rules = rules_for(game, options)
     names = rules.board.color_names
     if not isinstance(players, list) or not 2 <= len(players) <= len(names):
-        raise BadRequest(f"{rules_for(game).name.title()} takes 2 to {len(names)} players.")
+        board = f" on the {len(names)}-player board" if game == "red-arse" else ""
+        raise BadRequest(f"{TITLES[game]} takes 2 to {len(names)} players{board}.")
     seats = []
     for i, player in enumerate(players):
         if not isinstance(player, dict):
@@ -143,10 +184,17 @@ def read(token):
 
 @bp.post("/games/<token>/moves")
 def moves(token):
-    """Play part of a turn (``{"seat", "steps"}``) and see the result; nothing is stored."""
+    """Play part of a turn (``{"seat", "steps"}``) and see the result; nothing is stored.
+
+    ``turn_steps`` are the steps to send next time (claim tickets swapped for receipts); at a
+    claim point ``claim`` holds the ticket that claims the re-roll, good for a few seconds.
+    """
     played, done = _play(token, _json())
     view = _with_link(game_view(played, token), token)  # still this link: nothing is stored
     view["turn_over"] = done
+    view["turn_steps"] = played.turn_steps
+    if played.match.phase == CLAIM:
+        view["claim"] = {"ticket": played.claim_ticket(time.time()), "seconds": CLAIM_SECONDS}
     return jsonify(view)
 
 
@@ -166,6 +214,9 @@ def finish(token):
     body = _with_link(game_view(played, next_token), next_token)
     body["message"] = _send(played, mover, url, deliver=_may_text(played, known))
     return jsonify(body)
+
+
+CLAIM_SECONDS = 5  # what the rules give the player; the server allows for the network
 
 
 def _may_text(played: Game, known: set) -> bool:
@@ -189,7 +240,7 @@ def _play(token: str, data: dict):
     if not played.over and played.match.turn != seat:
         raise WrongSeat(f"It is {played.header.seats[played.match.turn].name}'s turn, not "
                         f"{played.header.seats[seat].name}'s.")
-    done = played.play_turn(seat, steps)
+    done = played.play_turn(seat, steps, now=time.time())
     return played, done
 
 
@@ -226,7 +277,7 @@ def _send(played: Game, mover: str | None, url: str, deliver: bool = True) -> di
         return {"to": None, "text": None, "status": "game-over", "error": None,
                 "sms_href": None}
     to = played.header.seats[played.match.turn]
-    text = sms.turn_message(mover, to.name, url, played.rules.name.title())
+    text = sms.turn_message(mover, to.name, url, TITLES[played.header.game])
     if deliver and to.phone:
         delivery = sms.deliver(to.phone, text)
     else:

@@ -9,11 +9,12 @@ from functools import cache
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
-from app.engine.games import NAMES as GAMES, rules_for
+from app.engine import red_arse_settings
+from app.engine.games import NAMES as GAMES, TITLES, rules_for
 from app.link import LinkError
-from app.play import Game, TurnError
+from app.play import ClaimMissed, Game, TurnError
 from app.web import ROOT
-from app.web.api import STATUS, BadRequest, NotJson, WrongSeat, parse_players
+from app.web.api import STATUS, BadRequest, NotJson, WrongSeat, parse_players, parse_settings
 
 bp = Blueprint("pages", __name__)
 
@@ -25,10 +26,35 @@ def product():
     return {"product": PRODUCT}
 
 
+# The New game form: each game's seats have their own fields (``play0``, ``name0``... for
+# Parcheesi, ``ra_play0``... for Red Arse), so the form works without JavaScript; the page's
+# script only shows the chosen game's part.
+FIELD_PREFIX = {"parcheesi": "", "red-arse": "ra_"}
+DEFAULT_SEATS = {"parcheesi": (0, 2), "red-arse": (0, 2)}
+
+
+@bp.app_context_processor
+def titles():
+    return {"titles": TITLES}
+
+
+def _home(form=None, error=None):
+    tables = [{"game": game, "title": TITLES[game], "prefix": FIELD_PREFIX[game],
+               "colors": rules_for(game, _widest(game)).board.color_names,
+               "defaults": DEFAULT_SEATS[game]} for game in GAMES]
+    return render_template("home.html", tables=tables, form=form, error=error,
+                           house_rules=red_arse_settings.HOUSE_RULES,
+                           chosen=(form or {}).get("game", "parcheesi"))
+
+
+def _widest(game: str) -> int:
+    """The options of the game's biggest board (every color the form may offer)."""
+    return red_arse_settings.options_for(6) if game == "red-arse" else 0
+
+
 @bp.get("/")
 def home():
-    rules = rules_for("parcheesi")
-    return render_template("home.html", colors=rules.board.color_names, games=GAMES)
+    return _home()
 
 
 @bp.post("/new")
@@ -38,26 +64,51 @@ def new_game():
     game = form.get("game", "parcheesi")
     if game not in GAMES:
         abort(400)
-    players = []
-    for i in range(len(rules_for(game).board.color_names)):
-        if form.get(f"play{i}"):  # a blank name is the form's placeholder, numbered by color
-            players.append({"name": form.get(f"name{i}", "").strip() or f"Player {i + 1}",
-                            "color": form.get(f"color{i}"), "phone": form.get(f"phone{i}", "")})
+    prefix = FIELD_PREFIX[game]
     try:
-        seats = parse_players(game, players)
+        options = parse_settings(game, _form_settings(game, form))
+        names = rules_for(game, _widest(game)).board.color_names
+        players = []
+        for i in range(len(names)):
+            if form.get(f"{prefix}play{i}"):  # a blank name is the placeholder, numbered by color
+                players.append({"name": form.get(f"{prefix}name{i}", "").strip() or f"Player {i + 1}",
+                                "color": form.get(f"{prefix}color{i}"),
+                                "phone": form.get(f"{prefix}phone{i}", "")})
+        seats = parse_players(game, players, options)
     except BadRequest as error:
-        rules = rules_for(game)
-        return render_template("home.html", colors=rules.board.color_names, games=GAMES,
-                               error=str(error), form=form), 400
-    played = Game.new(game, seats, current_app.config["KEYS"])
+        return _home(form, str(error)), 400
+    played = Game.new(game, seats, current_app.config["KEYS"], options=options)
     local = "1" if form.get("local") else None
     return redirect(url_for("pages.game", token=played.token(), new=1, local=local))
+
+
+def _form_settings(game: str, form) -> dict | None:
+    """Red Arse's board and house rules from the form: a rule is on when its box is ticked (a
+    form without the rules' boxes, ``rules_shown``, keeps them all on)."""
+    if game != "red-arse":
+        return None
+    board = form.get("board", "4")
+    if board not in ("4", "6"):
+        raise BadRequest("Red Arse is played on the 4-player or the 6-player board.")
+    off = []
+    if form.get("rules_shown"):
+        off = [key for key in red_arse_settings.RULE_KEYS if not form.get(f"rule_{key}")]
+    return {"board": int(board), "off": off}
+
+
+def board_url(played: Game) -> str:
+    """The layout of this game's board (Red Arse: the board its settings chose)."""
+    if played.header.game == "red-arse":
+        size = red_arse_settings.settings(played.header.options)["board"]
+        return url_for("api.board", game="red-arse", board=size)
+    return url_for("api.board", game=played.header.game)
 
 
 @bp.get("/g/<token>")
 def game(token):
     played = Game.from_token(token, current_app.config["KEYS"])  # errors: see link_error
-    return render_template("game.html", game=played, token=token,
+    return render_template("game.html", game=played, token=token, board_url=board_url(played),
+                           title=TITLES[played.header.game],
                            rules_url=url_for("pages.rules", game=played.header.game))
 
 
@@ -65,7 +116,8 @@ def game(token):
 def rules(game):
     if game not in GAMES:
         abort(404)
-    return render_template(f"rules_{game}.html", game=game)
+    return render_template(f"rules_{game.replace('-', '_')}.html", game=game,
+                           house_rules=red_arse_settings.HOUSE_RULES)
 
 
 @bp.get("/whats-new")
@@ -97,6 +149,12 @@ def request_error(error):
 @bp.app_errorhandler(TurnError)
 def turn_error(error):
     return _error("That move can't be played", str(error), 422, "TurnError")
+
+
+@bp.app_errorhandler(ClaimMissed)
+def claim_missed(error):
+    """Too late for the re-roll: the page then lets it go ("miss")."""
+    return _error("Too late for the re-roll", str(error), 409, "ClaimMissed")
 
 
 @bp.app_errorhandler(404)
