@@ -267,7 +267,8 @@ def test_unknown_api_address_and_method_are_json_errors(client):
 def test_pages_send_a_content_security_policy_without_inline_script(client):
     import re
     game = create(client)
-    for path in ("/", "/rules/parcheesi", "/whats-new", f"/g/{game['token']}", "/nowhere"):
+    for path in ("/", "/rules/parcheesi", "/rules/red-arse", "/whats-new", f"/g/{game['token']}",
+                 "/nowhere"):
         response = client.get(path)
         csp = response.headers["Content-Security-Policy"]
         assert "script-src 'self'" in csp and "unsafe-inline" not in csp
@@ -489,3 +490,246 @@ def test_no_request_body_makes_the_server_fail(client, body, endpoint):
 
 FUZZ_TOKEN = Game.new("parcheesi", [link.Seat("A", 0), link.Seat("B", 2)], KEYS,
                       seed=bytes(8)).token()
+
+
+# -- Red Arse: table settings, seats, the claim window ------------------------------------------
+
+RA_PLAYERS = [{"name": "Ana", "color": "red"}, {"name": "Ben", "color": "purple"},
+              {"name": "Cleo", "color": "yellow"}]
+
+
+def test_red_arse_settings_travel_in_the_link_and_come_back_in_the_view(client):
+    response = client.post("/api/games", json={
+        "game": "red-arse", "players": RA_PLAYERS,
+        "settings": {"board": 6, "off": ["raids", "claim"]}})
+    assert response.status_code == 201, response.json
+    view = response.json
+    assert view["game"] == "red-arse"
+    assert view["settings"] == {"board": 6, "off": ["raids", "claim"]}
+    assert [s["color"] for s in view["seats"]] == ["red", "yellow", "purple"]  # clockwise
+    assert "a game of Red Arse in Boardpass" in view["message"]["text"]
+    read = client.get(f"/api/games/{view['token']}").json
+    assert read["settings"] == view["settings"]
+    game = Game.from_token(view["token"], KEYS)
+    assert game.rules.board.seats == 6 and not game.rules.raids and not game.rules.claims
+    # The page draws the 6-player board for it.
+    page = client.get(f"/g/{view['token']}")
+    assert b'data-board="/api/boards/red-arse?board=6"' in page.data
+    assert b"<title>Red Arse" in page.data and b'href="/rules/red-arse"' in page.data
+
+
+def test_red_arse_defaults_to_the_4_player_board_with_every_house_rule(client):
+    for settings in (None, {}, {"board": 4}, {"off": []}):
+        body = {"game": "red-arse", "players": RA_PLAYERS[:1] + RA_PLAYERS[2:]}
+        if settings is not None:
+            body["settings"] = settings
+        view = client.post("/api/games", json=body).json
+        assert view["settings"] == {"board": 4, "off": []}, settings
+        page = client.get(f"/g/{view['token']}")
+        assert b'data-board="/api/boards/red-arse?board=4"' in page.data
+    parcheesi = create(client)
+    assert parcheesi["settings"] == {}
+
+
+@pytest.mark.parametrize("settings, words", [
+    ({"board": 5}, "4-player or the 6-player board"),
+    ({"board": "6"}, "4-player or the 6-player board"),
+    ({"board": True}, "4-player or the 6-player board"),
+    ({"board": 6.0}, "4-player or the 6-player board"),
+    ({"off": "raids"}, "lists house rules"),
+    ({"off": [1]}, "lists house rules"),
+    ({"off": ["nope"]}, "No house rule called 'nope'"),
+    ({"board": 6, "colour": "red"}, "\"settings\" is an object"),
+    ([6], "\"settings\" is an object"),
+    ("board=6", "\"settings\" is an object"),
+])
+def test_bad_red_arse_settings_are_a_clear_400(client, settings, words):
+    response = client.post("/api/games", json={"game": "red-arse", "players": RA_PLAYERS,
+                                               "settings": settings})
+    assert_error(response, 400)
+    assert words in response.json["error"]["message"]
+
+
+def test_parcheesi_takes_no_settings_and_games_are_named_by_text(client):
+    response = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS,
+                                               "settings": {"board": 6}})
+    assert_error(response, 400)
+    assert "Parcheesi has no settings" in response.json["error"]["message"]
+    assert_error(client.post("/api/games", json={"game": ["red-arse"], "players": PLAYERS}), 400)
+
+
+def test_red_arse_seats_use_the_board_s_colors(client):
+    def create_ra(players, board):
+        return client.post("/api/games", json={"game": "red-arse", "players": players,
+                                               "settings": {"board": board}})
+    refused = create_ra(RA_PLAYERS, 4)  # purple is on the 6-player board only
+    assert_error(refused, 400)
+    assert "red, blue, green, yellow." in refused.json["error"]["message"]
+    six = [{"name": n, "color": c} for n, c in zip("ABCDEF", ("red", "blue", "green", "yellow",
+                                                              "purple", "orange"))]
+    assert create_ra(six, 6).status_code == 201
+    too_many = create_ra(six[:5], 4)
+    assert_error(too_many, 400)
+    assert too_many.json["error"]["message"] == \
+        "Red Arse takes 2 to 4 players on the 4-player board."
+    assert_error(create_ra(six + [{"name": "G", "color": "red"}], 6), 400)
+    same = create_ra([{"name": "A", "color": "yellow"}, {"name": "B", "color": "yellow"}], 6)
+    assert_error(same, 400)
+    assert same.json["error"]["message"] == "Each player needs a different color."
+
+
+def test_new_game_form_makes_a_red_arse_table(client):
+    form = {"game": "red-arse", "board": "6", "rules_shown": "1",
+            "ra_play0": "1", "ra_name0": "Ana", "ra_color0": "red",
+            "ra_play4": "1", "ra_name4": "Ben", "ra_color4": "purple",
+            "play0": "1", "color0": "yellow"}  # Parcheesi's part of the form is not read
+    form.update({f"rule_{key}": "1" for key in ("kill_reroll", "corner_reroll", "backward",
+                                                 "back_hop", "center_six", "home_backout")})
+    response = client.post("/new", data=form)
+    assert response.status_code == 302, response.data
+    token = response.headers["Location"].split("/g/")[1].split("?")[0]
+    game = Game.from_token(token, KEYS)
+    assert game.header.game == "red-arse"
+    assert client.get(f"/api/games/{token}").json["settings"] == {"board": 6,
+                                                                   "off": ["raids", "claim"]}
+    assert [s.name for s in game.header.seats] == ["Ana", "Ben"]
+    # Without the rules' boxes on the form every house rule stays on.
+    plain = client.post("/new", data={"game": "red-arse", "ra_play0": "1", "ra_color0": "red",
+                                      "ra_play2": "1", "ra_color2": "green"})
+    token = plain.headers["Location"].split("/g/")[1].split("?")[0]
+    assert client.get(f"/api/games/{token}").json["settings"] == {"board": 4, "off": []}
+
+
+def test_new_game_form_explains_a_red_arse_problem_and_keeps_the_choices(client):
+    response = client.post("/new", data={
+        "game": "red-arse", "board": "4", "rules_shown": "1", "rule_raids": "1",
+        "ra_play0": "1", "ra_color0": "red", "ra_name0": "Ana",
+        "ra_play5": "1", "ra_color5": "orange"})
+    assert response.status_code == 400
+    flat = " ".join(response.data.decode().split())
+    assert "Choose a color among red, blue, green, yellow." in flat
+    assert 'name="game" value="red-arse" checked' in flat
+    assert 'name="rule_raids" value="1" checked' in flat
+    assert 'name="rule_claim" value="1" >' in flat  # unticked stays unticked
+    assert 'value="Ana"' in flat
+    assert client.post("/new", data={"game": "red-arse", "board": "8"}).status_code == 400
+
+
+def test_home_offers_both_games_and_the_red_arse_rules_page_lists_the_house_rules(client):
+    from app.engine.red_arse_settings import HOUSE_RULES
+    home = client.get("/").data.decode()
+    for needle in ('name="game" value="parcheesi"', 'name="game" value="red-arse"',
+                   'name="board" value="6"', 'name="ra_play5"', 'href="/rules/red-arse"'):
+        assert needle in home
+    page = client.get("/rules/red-arse")
+    assert page.status_code == 200
+    text = page.data.decode()
+    assert "How to play Red Arse" in text and "switched it off" in text
+    for _, label in HOUSE_RULES:
+        assert label.replace("'", "&#39;") in text
+    assert client.get("/rules/red_arse").status_code == 404
+
+
+def red_arse_claim_point(options=0):
+    """A Red Arse link at a turn's start and the steps that take its player to a claim point
+    (none claimed before it in that turn)."""
+    from app.engine.core import CLAIM, ROLL
+    for number in range(300):
+        game = Game.new("red-arse", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS,
+                        seed=number.to_bytes(8, "big"), options=options)
+        token, seat, steps = game.token(), game.match.turn, []
+        while game.match.turn == seat and game.match.phase != CLAIM:
+            if game.match.phase == ROLL:
+                steps.append("roll")
+                game.step()
+            else:
+                move = game.step(0)
+                steps.append({"from": move.src, "to": move.dst, "values": list(move.values)})
+        if game.match.phase == CLAIM:
+            return token, seat, steps
+    raise AssertionError("no claim point found")
+
+
+def test_moves_give_a_claim_ticket_and_a_claim_in_time_becomes_a_receipt(client):
+    token, seat, steps = red_arse_claim_point()
+    url = f"/api/games/{token}/moves"
+    at_claim = client.post(url, json={"seat": seat, "steps": steps}).json
+    assert at_claim["phase"] == "claim" and not at_claim["turn_over"]
+    assert at_claim["claim"]["seconds"] == 5 and at_claim["claim"]["ticket"]
+    assert at_claim["turn_steps"] == steps
+    assert at_claim["legal"] == [] and at_claim["pool"] == []
+    claimed = client.post(url, json={"seat": seat, "steps": steps + [
+        {"claim": at_claim["claim"]["ticket"]}, "roll"]}).json
+    assert claimed["turn_steps"][:len(steps)] == steps
+    receipt = claimed["turn_steps"][len(steps)]
+    assert set(receipt) == {"claimed"} and claimed["turn_steps"][-1] == "roll"
+    assert claimed["turn"] == seat and claimed["phase"] in ("move", "roll", "claim")
+    assert "claim" not in claimed or claimed["phase"] == "claim"
+    # The receipt stands for the claim from then on: the same position, no ticket needed.
+    again = client.post(url, json={"seat": seat, "steps": claimed["turn_steps"]}).json
+    assert again["position"] == claimed["position"]
+
+
+def test_a_late_claim_is_a_409_and_the_page_then_lets_it_go(client, monkeypatch):
+    import time as real_time
+    from types import SimpleNamespace
+    from app.web import api
+    token, seat, steps = red_arse_claim_point()
+    url = f"/api/games/{token}/moves"
+    ticket = client.post(url, json={"seat": seat, "steps": steps}).json["claim"]["ticket"]
+    monkeypatch.setattr(api, "time", SimpleNamespace(time=lambda: real_time.time() + 60))
+    late = client.post(url, json={"seat": seat, "steps": steps + [{"claim": ticket}, "roll"]})
+    assert_error(late, 409)
+    assert late.json["error"]["code"] == "ClaimMissed"
+    missed = client.post(url, json={"seat": seat, "steps": steps + ["miss"]}).json
+    assert missed["turn_over"] and missed["turn"] != seat and "claim" not in missed
+    assert missed["turn_steps"] == steps + ["miss"]
+    done = client.post(f"/api/games/{token}/turn", json={"seat": seat, "steps": steps + ["miss"]})
+    assert done.status_code == 200
+    events = client.get(f"/api/games/{done.json['token']}").json["replay"]["events"]
+    assert events[-1]["kind"] == "miss" and events[-1]["seat"] == seat
+
+
+def test_claim_steps_that_are_not_claims_are_refused(client):
+    token, seat, steps = red_arse_claim_point()
+    url = f"/api/games/{token}/moves"
+    for bad in ("roll", {"claim": "123.abc"}, {"claimed": "AAAAAAAAAAAAAAAAAAAAAA"},
+                {"claim": 5}, {"claimed": None}, {"claim": "x", "claimed": "y"}):
+        assert_error(client.post(url, json={"seat": seat, "steps": steps + [bad]}), 422)
+
+
+def test_with_the_claim_rule_off_a_re_roll_needs_no_claim(client):
+    from app.engine.red_arse_settings import options_for
+    from app.engine.core import ROLL
+    for number in range(300):
+        game = Game.new("red-arse", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS,
+                        seed=number.to_bytes(8, "big"), options=options_for(4, off=["claim"]))
+        token, seat, steps = game.token(), game.match.turn, []
+        while game.match.turn == seat and not game.over:
+            if game.match.phase == ROLL:
+                if steps:
+                    break  # rolling again without a claim
+                steps.append("roll")
+                game.step()
+            else:
+                move = game.step(0)
+                steps.append({"from": move.src, "to": move.dst, "values": list(move.values)})
+        if steps and game.match.turn == seat and game.match.phase == ROLL:
+            view = client.post(f"/api/games/{token}/moves",
+                               json={"seat": seat, "steps": steps}).json
+            assert view["phase"] == "roll" and "claim" not in view and not view["turn_over"]
+            return
+    raise AssertionError("no re-roll found")
+
+
+def test_a_red_arse_view_lists_paths_for_moves_and_the_one_die(client):
+    for number in range(100):
+        game = Game.new("red-arse", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS,
+                        seed=number.to_bytes(8, "big"), options=0)
+        view = client.post(f"/api/games/{game.token()}/moves",
+                           json={"seat": game.match.turn, "steps": ["roll"]}).json
+        if view["phase"] == "move":
+            break
+    assert len(view["dice"]) == 1 and view["pool"] == view["dice"]
+    for move in view["legal"]:
+        assert move["path"][0] == move["from"] and move["path"][-1] == move["to"]
