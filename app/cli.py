@@ -17,7 +17,7 @@ from app import claims, link
 from app.engine import red_arse_settings
 from app.engine.core import CLAIM, OVER, IllegalMove
 from app.engine.dice import commitment
-from app.engine.games import NAMES as GAMES
+from app.engine.games import ALL as GAMES
 from app.keys import Keys
 from app.play import Game, demo_seats, replay, simulation_seed
 
@@ -42,13 +42,16 @@ def play_random(game: str, players: int, seed: int | str, number: int, keys: Key
 
 
 def table_options(game: str, players: int, board: int | None = None, off=()) -> int:
-    """The link options for a simulated table: Red Arse takes the 6-player board when the
-    players don't fit the 4-player one (or when asked)."""
-    if game != "red-arse":
-        if board or off:
-            raise ValueError(f"{game} has no board or house-rule choices")
+    """The link options for a simulated table: Red Arse and Ludo take the 6-player board when
+    the players don't fit the 4-player one (or when asked)."""
+    board = board or (6 if players > 4 else 4)
+    if game == "red-arse":
+        return red_arse_settings.options_for(board, off)
+    if game == "ludo" and not off:
+        return int(board == 6)
+    if game == "parcheesi" and board == 4 and not off:
         return 0
-    return red_arse_settings.options_for(board or (6 if players > 4 else 4), off)
+    raise ValueError(f"{game} has no such board or house-rule choices")
 
 
 def simulate(game: str, players: int, games: int, seed: int | str, options: int = 0) -> dict:
@@ -82,11 +85,13 @@ def simulate(game: str, players: int, games: int, seed: int | str, options: int 
 
 
 def _settings(game: str, options: int) -> dict | str:
-    return red_arse_settings.settings(options) if game == "red-arse" else "-"
+    if game == "red-arse":
+        return red_arse_settings.settings(options)
+    return {"board": 6 if options else 4} if game == "ludo" else "-"
 
 
 # What ``bench`` measures: each game at the tables the issues quote figures for.
-BENCH_TABLES = (("parcheesi", 4), ("red-arse", 4), ("red-arse", 6))
+BENCH_TABLES = (("parcheesi", 4), ("red-arse", 4), ("red-arse", 6), ("ludo", 4), ("ludo", 6))
 
 
 def bench(game: str, players: int, games: int, seconds: float) -> dict:
@@ -243,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--game", choices=GAMES, default="parcheesi")
     sim.add_argument("--players", type=int, default=4)
     sim.add_argument("--board", type=int, choices=red_arse_settings.BOARDS,
-                     help="Red Arse: the 4- or 6-player board (default: the smallest that fits)")
+                     help="Red Arse and Ludo: the 4- or 6-player board (default: the smallest "
+                          "that fits)")
     sim.add_argument("--off", action="append", default=[], choices=red_arse_settings.RULE_KEYS,
                      help="Red Arse: switch a house rule off (repeatable)")
     sim.add_argument("--games", type=int, default=100)

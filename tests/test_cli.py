@@ -134,7 +134,7 @@ def test_simulate_plays_red_arse_on_the_6_player_board_with_house_rules_off():
 def test_simulate_refuses_a_board_for_parcheesi():
     result = run("simulate", "--game", "parcheesi", "--board", "6")
     assert result.returncode == 2
-    assert "no board" in result.stderr
+    assert "no such board" in result.stderr
 
 
 def test_bench_replays_finished_6_player_red_arse_games_through_the_api():

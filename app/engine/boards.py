@@ -131,3 +131,30 @@ class RingBoard:
 RED_ARSE_COLORS = ("red", "blue", "green", "yellow", "purple", "orange")
 RED_ARSE_4 = RingBoard(seats=4, colors="RBGY", color_names=RED_ARSE_COLORS[:4])
 RED_ARSE_6 = RingBoard(seats=6, colors="RBGYPO", color_names=RED_ARSE_COLORS)
+
+
+# -- Ludo (Argentine rules) -------------------------------------------------------------------------
+
+def ludo_board(seats: int) -> RaceBoard:
+    """The classic 52-square board (4 arms) or the six-arm 78-square one: 13 squares per arm.
+
+    Squares are numbered 1..track from the first color's exit. Each color's exit is 13 squares
+    after the previous one, its star 8 squares after its exit; a piece goes 51 squares (77 on the
+    big board) from its exit to the square at its own arm's end, then up its home column of 5 to
+    the goal. Diagram: ``docs/rules/ludo.md``.
+    """
+    track = 13 * seats
+    exits = tuple(1 + 13 * c for c in range(seats))
+    return RaceBoard(
+        track=track,
+        entries=exits,
+        safe=frozenset(exits) | frozenset(e + 8 for e in exits),
+        last=track - 2,
+        home_path=5,
+        colors="RBGYPO"[:seats],
+        color_names=("red", "blue", "green", "yellow", "purple", "orange")[:seats],
+    )
+
+
+LUDO_4 = ludo_board(4)
+LUDO_6 = ludo_board(6)

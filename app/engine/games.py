@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from functools import cache
 
+from .ludo import Ludo
 from .parcheesi import Parcheesi
 from .red_arse import RedArse
 
-_RULES = {"parcheesi": Parcheesi, "red-arse": RedArse}
+_RULES = {"parcheesi": Parcheesi, "red-arse": RedArse, "ludo": Ludo}
 
-NAMES = tuple(_RULES)
-TITLES = {"parcheesi": "Parcheesi", "red-arse": "Red Arse"}
+ALL = tuple(_RULES)  # every rule set: the command line plays them all
+NAMES = ("parcheesi", "red-arse")  # the games the web app offers (Ludo's pages are to come)
+TITLES = {"parcheesi": "Parcheesi", "red-arse": "Red Arse", "ludo": "Ludo"}
 
 
 @cache

@@ -1,0 +1,271 @@
+"""Ludo with Argentine rules: a 6 to come out, sixes without limit, safe exits and stars, shared
+squares and no barriers, exact count to the goal, placings until one player is left.
+
+The rule text is ``shared/rules/ludo-argentino.es.txt`` (English beside it); the board and the
+choices it leaves open are in ``docs/rules/ludo.md``. A piece's *progress* counts from its exit (0)
+to the last square of its lap, then up its home column to the goal, as in Parcheesi.
+
+>>> rules = Ludo()
+>>> state = rules.parse("ludo r:n,n,n,10/b:n,n,n,12 r 2")
+>>> [rules.describe(state, m) for m in rules.legal_moves(state)]
+['r 10-12 2']
+>>> rules.play(state, rules.legal_moves(state)[0])  # captures blue: red rolls again
+>>> rules.format(state)
+'ludo r:n,n,n,12/b:n,n,n,n r roll'
+"""
+
+from __future__ import annotations
+
+from .boards import LUDO_4, LUDO_6, RaceBoard
+from .core import MOVE, OVER, ROLL, IllegalMove, Move
+
+HOME = -1  # a piece at home, before it comes out ("casa")
+_move = tuple.__new__  # builds a Move without NamedTuple's keyword handling: hot path
+
+
+class State:
+    """A Ludo position: ``pos[seat][piece]`` is a progress; ``placed`` lists the seats that
+    finished, in order (the last one left is added when the game ends)."""
+
+    __slots__ = ("colors", "pos", "turn", "phase", "die", "placed", "moves")
+
+    def copy(self) -> "State":
+        other = State.__new__(State)
+        other.colors, other.turn, other.phase = self.colors, self.turn, self.phase
+        other.die, other.placed = self.die, self.placed
+        other.pos = [p[:] for p in self.pos]
+        other.moves = None
+        return other
+
+    @property
+    def winner(self):
+        return self.placed[0] if self.phase == OVER else None
+
+    def key(self):
+        return (self.colors, tuple(map(tuple, self.pos)), self.turn, self.phase, self.die,
+                self.placed)
+
+    def __eq__(self, other):
+        return isinstance(other, State) and self.key() == other.key()
+
+    def __repr__(self):
+        return f"<ludo {self.colors} {self.pos} turn={self.turn} {self.phase} {self.die}>"
+
+
+class Ludo:
+    """The rule set for one board size: options 0 is the 52-square board, 1 the 78-square one
+    (chosen by the table's capacity when the game is created, never changed)."""
+
+    name = "ludo"
+    dice_count = 1
+    pieces = 4
+    rules_version = 1
+
+    def __init__(self, options: int = 0):
+        if options not in (0, 1):
+            raise ValueError("unknown Ludo options")
+        self.options = options
+        self.board: RaceBoard = LUDO_6 if options else LUDO_4
+        self.goal = self.board.home
+        self.last = self.board.last
+        colors = range(len(self.board.entries))
+        # cell[color][progress + 1]: the square (1..track) a piece stands on, 0 off the track
+        # (at home, in its home column or in the goal: no rival can meet it there).
+        self.cell = [[self.board.cell(c, p) if 0 <= p <= self.last else 0
+                      for p in range(HOME, self.goal + 1)] for c in colors]
+        self.safe = [n in self.board.safe for n in range(self.board.track + 1)]
+
+    # -- positions ----------------------------------------------------------------------------
+
+    def initial(self, colors: tuple[int, ...], first: int) -> State:
+        """Everyone's pieces at home, ``first`` to roll; ``colors`` in turn order."""
+        seats = len(self.board.entries)
+        if not 2 <= len(colors) <= seats or len(set(colors)) != len(colors) or \
+                not all(0 <= c < seats for c in colors):
+            raise ValueError(f"this board takes 2 to {seats} players of different colors")
+        if list(colors) != sorted(colors, key=lambda c: (c - colors[0]) % seats):
+            raise ValueError("seats go around the board in the direction pieces move")
+        return self._state(colors, [[HOME] * 4 for _ in colors], first, ROLL, 0, ())
+
+    @staticmethod
+    def _state(colors, pos, turn, phase, die, placed) -> State:
+        state = State()
+        state.colors, state.pos, state.turn, state.phase = tuple(colors), pos, turn, phase
+        state.die, state.placed, state.moves = die, tuple(placed), None
+        return state
+
+    # -- chance node ----------------------------------------------------------------------------
+
+    def roll(self, state: State, dice: tuple[int]) -> None:
+        """Throw the die; with nothing to move the turn passes, but a 6 always rolls again."""
+        if state.phase != ROLL:
+            raise IllegalMove("it is not time to roll")
+        (state.die,) = dice
+        state.phase, state.moves = MOVE, None
+        if not self.legal_moves(state):
+            self._next(state, state.die == 6)
+
+    def _next(self, state: State, again: bool) -> None:
+        """The same player rolls again, or the next player still in the game rolls."""
+        state.phase, state.die, state.moves = ROLL, 0, None
+        if again:
+            return
+        seats = len(state.colors)
+        turn = (state.turn + 1) % seats
+        while turn in state.placed:
+            turn = (turn + 1) % seats
+        state.turn = turn
+
+    # -- moves -----------------------------------------------------------------------------------
+
+    def legal_moves(self, state: State) -> list[Move]:
+        """One move per distinct place of the mover's pieces (pieces sharing a square are
+        interchangeable), in piece order: out on a 6, otherwise forward by the die, never past
+        the goal."""
+        if state.phase != MOVE:
+            return []
+        moves = state.moves
+        if moves is None:
+            die, goal = state.die, self.goal
+            moves, seen = [], set()
+            for k, p in enumerate(state.pos[state.turn]):
+                if p in seen:
+                    continue
+                seen.add(p)
+                if p == HOME:
+                    if die == 6:
+                        moves.append(_move(Move, (k, HOME, 0, (6,))))
+                elif p + die <= goal and p != goal:
+                    moves.append(_move(Move, (k, p, p + die, (die,))))
+            state.moves = moves
+        return moves
+
+    def play(self, state: State, move: Move) -> None:
+        """Move; capture every rival on an unsafe landing square; then roll again, finish, or
+        pass the turn."""
+        if move not in self.legal_moves(state):
+            raise IllegalMove(f"{move} is not legal here")
+        seat, (k, _, q, _) = state.turn, move
+        pieces = state.pos[seat]
+        pieces[k] = q
+        again = state.die == 6
+        if q == self.goal:
+            if pieces.count(q) == 4:  # the four are in: placed, no extra roll
+                state.placed += (seat,)
+                active = [s for s in range(len(state.colors)) if s not in state.placed]
+                if len(active) == 1:
+                    state.placed += (active[0],)
+                    state.phase, state.die, state.moves = OVER, 0, None
+                    return
+                self._next(state, False)
+                return
+            again = True
+        elif q <= self.last:
+            square = self.cell[state.colors[seat]][q + 1]
+            if not self.safe[square] and self._capture(state, seat, square):
+                again = True
+        self._next(state, again)
+
+    def _capture(self, state: State, seat: int, square: int) -> bool:
+        """Send home every rival piece on ``square``; True if there was one."""
+        caught = False
+        for other, pieces in enumerate(state.pos):
+            if other == seat:
+                continue
+            cells = self.cell[state.colors[other]]
+            for k, p in enumerate(pieces):
+                if cells[p + 1] == square:
+                    pieces[k] = HOME
+                    caught = True
+        return caught
+
+    # -- notation -----------------------------------------------------------------------------------
+
+    def _square(self, color: int, p: int) -> str:
+        if p == HOME:
+            return "n"
+        if p == self.goal:
+            return "G"
+        if p > self.last:
+            return f"h{p - self.last}"
+        return str(self.cell[color][p + 1])
+
+    def _progress(self, color: int, text: str) -> int:
+        if text == "n":
+            return HOME
+        if text == "G":
+            return self.goal
+        if text.startswith("h"):
+            step = int(text[1:])
+            if not 1 <= step <= self.board.home_path:
+                raise ValueError(f"no home column square {text}")
+            return self.last + step
+        return self.board.progress(color, int(text))
+
+    def format(self, state: State) -> str:
+        """The position in notation (``docs/notation.md``)."""
+        letters = self.board.colors.lower()
+        seats = "/".join(letters[c] + ":" + ",".join(self._square(c, p) for p in pieces)
+                         for c, pieces in zip(state.colors, state.pos))
+        fields = [self.name + ("6" if self.options else ""), seats]
+        if state.phase == OVER:
+            fields += [letters[state.colors[state.placed[0]]], "over"]
+        else:
+            fields.append(letters[state.colors[state.turn]])
+            fields.append(str(state.die) if state.phase == MOVE else "roll")
+        if state.placed:
+            fields.append("placed:" + ",".join(letters[state.colors[s]] for s in state.placed))
+        return " ".join(fields)
+
+    def parse(self, text: str) -> State:
+        """Read a position written by ``format``; ``ValueError`` on a malformed one."""
+        fields = text.split()
+        if len(fields) < 4 or fields[0] != self.name + ("6" if self.options else ""):
+            raise ValueError("expected: ludo[6] <seats> <to move> <die|roll|over> [placed:..]")
+        letters = self.board.colors.lower()
+        colors, pos = [], []
+        for part in fields[1].split("/"):
+            letter, _, squares = part.partition(":")
+            color = letters.index(letter)
+            pieces = [self._progress(color, s) for s in squares.split(",")]
+            if len(pieces) != 4:
+                raise ValueError(f"{letter} needs four pieces")
+            colors.append(color)
+            pos.append(pieces)
+        turn = colors.index(letters.index(fields[2]))
+        placed = ()
+        for extra in fields[4:]:
+            if not extra.startswith("placed:"):
+                raise ValueError(f"unknown field {extra!r}")
+            placed = tuple(colors.index(letters.index(x)) for x in extra[7:].split(","))
+        phase, die = fields[3], 0
+        if phase == "over":
+            phase = OVER
+        elif phase != ROLL:
+            phase, die = MOVE, int(phase)
+            if not 1 <= die <= 6:
+                raise ValueError("a die shows 1 to 6")
+        return self._state(colors, pos, turn, phase, die, placed)
+
+    def describe(self, state: State, move: Move) -> str:
+        return self.move_text(state.colors[state.turn], move)
+
+    def move_text(self, color: int, move: Move) -> str:
+        letter = self.board.colors[color].lower()
+        if move.src == HOME:
+            return f"{letter} out 6"
+        return f"{letter} {self._square(color, move.src)}-{self._square(color, move.dst)} " \
+               f"{move.values[0]}"
+
+    def move_label(self, color: int, move: Move) -> str:
+        if move.src == HOME:
+            return "Bring a piece out (6)"
+        return f"Piece on {self._place(color, move.src)} to {self._place(color, move.dst)} " \
+               f"({move.values[0]})"
+
+    def _place(self, color: int, p: int) -> str:
+        if p == self.goal:
+            return "the goal"
+        if p > self.last:
+            return f"home column {p - self.last}"
+        return self._square(color, p)
