@@ -156,6 +156,7 @@ class Ludo:
                 if len(active) == 1:
                     state.placed += (active[0],)
                     state.phase, state.die, state.moves = OVER, 0, None
+                    state.turn = state.placed[0]  # as the notation writes a finished game
                     return
                 self._next(state, False)
                 return
