@@ -6,14 +6,19 @@ last one is always a letter, so phones' link detectors never cut the token short
 
 Payload (varint = unsigned LEB128)::
 
-    u8      format_version                  (1)
+    u8      format_version                  (1, or 2 for a table with extras)
     varint  rules_version
     u8      game index                      (GAMES)
     varint  options
+    format 2 only: varint extras flags      (never 0: a plain table is written as format 1)
+        flag 1: u8 language                 (LANGUAGES; English when absent)
+        flag 2: u8 host seat                (seat 0 when absent)
     u8      seat count                      (at most 6)
     per seat:
         u8      color << 3 | bot << 1 | has_phone
         varint  name length, then the name in UTF-8
+    format 2, flag 4: per seat, varint the log step at which it joined (0: from the start)
+    format 2, flag 8: per seat, 3 varints: gold, silver and bronze medals won at this table
     8 bytes seed
     varint  log count                       (decisions, forced ones included)
     if any seat has a phone:
@@ -42,7 +47,9 @@ from itsdangerous.signer import HMACAlgorithm, Signer
 from app.keys import Keys
 
 GAMES = ("parcheesi", "red-arse", "ludo")
-FORMAT_VERSION = 1
+LANGUAGES = ("en", "es")
+FORMAT_VERSIONS = (1, 2)
+_LANG, _HOST, _JOINS, _MEDALS = 1, 2, 4, 8
 MAX_TOKEN = 4096
 MAX_SEATS = 6
 MAX_NAME = 24
@@ -88,12 +95,16 @@ class IllegalLog(LinkError):
 
 @dataclass(frozen=True)
 class Seat:
-    """A player: ``bot`` 0 is a human, 1..3 a bot's strength; ``phone`` is E.164 or None."""
+    """A player: ``bot`` 0 is a human, 1..3 a bot's strength; ``phone`` is E.164 or None;
+    ``joined`` the log step at which the seat joined a game in progress (0: from the start);
+    ``medals`` the (gold, silver, bronze) won at this table in earlier games."""
 
     name: str
     color: int
     bot: int = 0
     phone: str | None = field(default=None, repr=False)  # private: keep it out of logs
+    joined: int = 0
+    medals: tuple[int, int, int] = (0, 0, 0)
 
     def __post_init__(self):
         if not isinstance(self.name, str):
@@ -111,6 +122,9 @@ class Seat:
             raise ValueError("bot must be 0 (human) or a strength 1..3")
         if self.phone is not None and not _E164.fullmatch(self.phone):
             raise ValueError("phone must be in E.164 form, like +15551234567")
+        object.__setattr__(self, "medals", tuple(self.medals))
+        if self.joined < 0 or len(self.medals) != 3 or min(self.medals) < 0:
+            raise ValueError("joined and medals are counts")
 
 
 @dataclass(frozen=True)
@@ -122,7 +136,8 @@ class Header:
     seed: bytes
     options: int = 0
     rules_version: int = 1
-    format_version: int = FORMAT_VERSION
+    lang: str = "en"
+    host: int = 0  # the seat that created the game: it decides rematches and adds players
 
     def __post_init__(self):
         object.__setattr__(self, "seats", tuple(self.seats))
@@ -134,6 +149,21 @@ class Header:
             raise ValueError(f"the seed is {SEED_BYTES} bytes")
         if self.options < 0 or self.rules_version < 0:
             raise ValueError("options and rules_version are not negative")
+        if self.lang not in LANGUAGES:
+            raise ValueError(f"lang must be one of {LANGUAGES}")
+        if self.seats and not 0 <= self.host < len(self.seats):
+            raise ValueError("the host is one of the seats")
+
+    @property
+    def extras(self) -> int:
+        """The flags of the table's extras this header needs (0: a plain format-1 link)."""
+        flags = _LANG * (self.lang != LANGUAGES[0]) | _HOST * (self.host != 0)
+        flags |= _JOINS * any(s.joined for s in self.seats)
+        return flags | _MEDALS * any(any(s.medals) for s in self.seats)
+
+    @property
+    def format_version(self) -> int:
+        return 2 if self.extras else 1
 
 
 # -- the move log ---------------------------------------------------------------------------------
@@ -225,18 +255,27 @@ class _Reader:
 
 
 def _pack(header: Header, log: list[tuple[int, int]], keys: Keys) -> bytes:
-    if header.format_version != FORMAT_VERSION:
-        raise ValueError(f"only format version {FORMAT_VERSION} can be written")
     out = bytearray()
     out.append(header.format_version)
     out += _varint(header.rules_version)
     out.append(GAMES.index(header.game))
     out += _varint(header.options)
+    flags = header.extras
+    if flags:
+        out += _varint(flags)
+        if flags & _LANG:
+            out.append(LANGUAGES.index(header.lang))
+        if flags & _HOST:
+            out.append(header.host)
     out.append(len(header.seats))
     for seat in header.seats:
         name = seat.name.encode("utf-8")
         out.append(seat.color << 3 | seat.bot << 1 | (seat.phone is not None))
         out += _varint(len(name)) + name
+    if flags & _JOINS:
+        out += b"".join(_varint(s.joined) for s in header.seats)
+    if flags & _MEDALS:
+        out += b"".join(_varint(n) for s in header.seats for n in s.medals)
     out += header.seed
     count, data = pack_log(log)
     out += _varint(count)
@@ -250,13 +289,25 @@ def _pack(header: Header, log: list[tuple[int, int]], keys: Keys) -> bytes:
 
 def _unpack(payload: bytes, keys: Keys | None) -> tuple[Header, LogReader]:
     read = _Reader(payload)
-    if read.u8() != FORMAT_VERSION:
+    version = read.u8()
+    if version not in FORMAT_VERSIONS:
         raise UnknownVersion()
     rules_version = read.varint()
     game = read.u8()
     if game >= len(GAMES):
         raise UnknownVersion()
     options = read.varint()
+    flags = read.varint() if version == 2 else 0
+    if flags >= _MEDALS << 1:
+        raise UnknownVersion()
+    table = {}
+    if flags & _LANG:
+        lang = read.u8()
+        if lang >= len(LANGUAGES):
+            raise UnknownVersion()
+        table["lang"] = LANGUAGES[lang]
+    if flags & _HOST:
+        table["host"] = read.u8()
     seat_count = read.u8()
     if seat_count > MAX_SEATS:
         raise MalformedLink()
@@ -265,6 +316,9 @@ def _unpack(payload: bytes, keys: Keys | None) -> tuple[Header, LogReader]:
         bits = read.u8()
         name = read.take(read.varint()).decode("utf-8")
         seats.append((name, bits >> 3, bits >> 1 & 3, bits & 1))
+    joined = [read.varint() for _ in seats] if flags & _JOINS else [0] * seat_count
+    medals = [(read.varint(), read.varint(), read.varint()) for _ in seats] \
+        if flags & _MEDALS else [(0, 0, 0)] * seat_count
     seed = read.take(SEED_BYTES)
     count = read.varint()
     phone_count = sum(has_phone for *_, has_phone in seats)
@@ -278,14 +332,18 @@ def _unpack(payload: bytes, keys: Keys | None) -> tuple[Header, LogReader]:
     header = Header(
         game=GAMES[game],
         seats=tuple(
-            Seat(name, color, bot, next(phones) if has_phone else None)
-            for name, color, bot, has_phone in seats
+            Seat(name, color, bot, next(phones) if has_phone else None, joined[i], medals[i])
+            for i, (name, color, bot, has_phone) in enumerate(seats)
         ),
         seed=seed,
         options=options,
         rules_version=rules_version,
+        **table,
     )
+    if version != header.format_version:
+        raise MalformedLink()  # extras that say nothing: we never write them
     return header, LogReader(count, data)
+
 
 
 def _open_phones(blob: bytes, seed: bytes, keys: Keys, count: int) -> list[str]:

@@ -169,6 +169,9 @@ class Game:
         """The same game with changed seat details (names, phones); colors can't change."""
         if [s.color for s in seats] != [s.color for s in self.header.seats]:
             raise ValueError("seats keep their colors")
+        # When they joined and the medals they won are the table's record, not the page's.
+        seats = [replace(new, joined=old.joined, medals=old.medals)
+                 for new, old in zip(seats, self.header.seats)]
         return Game(replace(self.header, seats=tuple(seats)), self.match, self.keys, self.source,
                     self.turn_steps)
 

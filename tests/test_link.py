@@ -286,11 +286,9 @@ def test_bad_signature_on_non_canonical_signature():
 def test_unknown_versions():
     good = link._pack(header(), [], KEYS)
     with pytest.raises(UnknownVersion):
-        decode(signed(b"\x02" + good[1:]), KEYS)
+        decode(signed(b"\x03" + good[1:]), KEYS)
     with pytest.raises(UnknownVersion):
         decode(signed(good[:2] + bytes([len(GAMES)]) + good[3:]), KEYS)
-    with pytest.raises(ValueError):
-        encode(header(format_version=2), [], KEYS)
 
 
 def test_other_rules_version_is_kept_for_the_caller():
@@ -419,3 +417,48 @@ def test_names_with_control_or_direction_characters_are_refused(name):
 
 def test_names_with_emoji_joiners_are_kept():
     assert Seat("👩‍👩‍👧", 0).name == "👩‍👩‍👧"
+
+
+# -- format 2: the table's extras (language, host, joins, medals) ---------------------------------
+
+def test_a_plain_table_is_still_written_as_format_1():
+    token = encode(header(), [(1, 2)], KEYS)
+    assert payload_of(token)[0] == 1
+    assert decode(token, KEYS)[0].format_version == 1
+
+
+@pytest.mark.parametrize("fields,seats", [
+    ({"lang": "es"}, ()),
+    ({"host": 1}, ()),
+    ({}, (Seat("Ana", 0), Seat("Bo", 1, joined=57))),
+    ({}, (Seat("Ana", 0, medals=(2, 0, 1)), Seat("Bo", 1, phone="+5491112345678"))),
+    ({"lang": "es", "host": 2}, (Seat("Ana", 0, medals=(0, 1, 0)), Seat("Bo", 1),
+                                 Seat("Cy", 3, bot=1, joined=300, medals=(4, 0, 0)))),
+])
+def test_table_extras_round_trip_in_format_2(fields, seats):
+    made = header(*seats, **fields)
+    token = encode(made, [(3, 5), (0, 1), (1, 2)], KEYS)
+    read, log = decode(token, KEYS)
+    assert read == made and read.format_version == 2 and payload_of(token)[0] == 2
+    assert [log.take(5), log.take(1), log.take(2)] == [3, 0, 1]
+    assert [s.phone for s in read.seats] == [s.phone for s in made.seats]
+
+
+def test_extras_that_say_nothing_or_more_than_we_know_are_refused():
+    plain = link._pack(header(), [], KEYS)
+    # Format 2 with flags 0: never written (a plain table is format 1).
+    with pytest.raises(MalformedLink):
+        decode(signed(b"\x02" + plain[1:4] + b"\x00" + plain[4:]), KEYS)
+    with pytest.raises(UnknownVersion):
+        decode(signed(b"\x02" + plain[1:4] + b"\x10" + plain[4:]), KEYS)
+    with pytest.raises(UnknownVersion):  # a language this version doesn't know
+        decode(signed(b"\x02" + plain[1:4] + b"\x01\x07" + plain[4:]), KEYS)
+
+
+def test_the_host_is_one_of_the_seats_and_the_language_one_we_speak():
+    with pytest.raises(ValueError):
+        header(host=2)
+    with pytest.raises(ValueError):
+        header(lang="fr")
+    with pytest.raises(ValueError):
+        Seat("Ana", 0, medals=(1, -1, 0))
