@@ -201,6 +201,10 @@ def hash_steps(page) -> list:
     for part in match.group(1).split(","):
         if part == "r":
             steps.append("roll")
+        elif part == "m":
+            steps.append("miss")
+        elif part.startswith("c"):
+            steps.append({"claimed": urllib.parse.unquote(part[1:])})
         else:
             src, dst, values = part.split("_")
             steps.append({"from": int(src), "to": int(dst),
@@ -350,6 +354,57 @@ def find_decision(wanted, seeds: int = 100, steps: int = 400):
 
 def steps_hash(steps: list) -> str:
     """This turn's steps as game.js writes them in the URL (``#s=r,<from>_<to>_<values>``)."""
-    parts = ["r" if s == "roll" else f"{s['from']}_{s['to']}_{'+'.join(map(str, s['values']))}"
-             for s in steps]
+    parts = [_step_text(s) for s in steps]
     return "#s=" + ",".join(parts) if parts else ""
+
+
+def _step_text(step) -> str:
+    if step in ("roll", "miss"):
+        return step[0]
+    if "claimed" in step:
+        return "c" + urllib.parse.quote(step["claimed"], safe="")
+    return f"{step['from']}_{step['to']}_{'+'.join(map(str, step['values']))}"
+
+
+# -- Red Arse games with known dice -----------------------------------------------------------
+
+RA_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
+
+
+def red_arse_game(seed: int, players: int = 6, board: int = 6, off=()) -> Game:
+    """A Red Arse game on the ``board``-player board, players in the first colors."""
+    from app.engine.red_arse_settings import options_for
+
+    seats = [Seat(name=RA_NAMES[i], color=i) for i in range(players)]
+    return Game.new("red-arse", seats, KEYS, seed=seed.to_bytes(8, "big"),
+                    options=options_for(board, off))
+
+
+def find_red_arse_decision(wanted, seeds: int = 100, steps: int = 4000, **table):
+    """Like ``find_decision``, for Red Arse: ``wanted(game, moves)`` at a decision point.
+
+    Games are played with the first legal move, and every re-roll let go ("miss"), so a turn's
+    steps before a decision are rolls and moves only. Returns ``(token, steps, seat, moves)``.
+    """
+    for seed in range(seeds):
+        game = red_arse_game(seed, **table)
+        token, taken, seat = game.token(), [], game.match.turn
+        for _ in range(steps):
+            if game.over:
+                break
+            if game.match.turn != seat:
+                token, taken, seat = game.token(), [], game.match.turn
+            phase = game.match.phase
+            if phase == "move":
+                moves = game.match.legal_moves()
+                if wanted(game, moves):
+                    return token, taken, seat, moves
+                move = game.step(0)
+                taken.append({"from": move.src, "to": move.dst, "values": list(move.values)})
+            elif phase == "claim":
+                game.step(1)
+                taken.append("miss")
+            else:
+                game.step()
+                taken.append("roll")
+    raise AssertionError("no Red Arse game reaches the situation the test needs")

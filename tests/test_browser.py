@@ -20,12 +20,13 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
+from app.play import Game  # noqa: E402
 from app.web import create_app  # noqa: E402
 from browser_support import (  # noqa: E402
     ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, KEYS, PHONE, WATCH_PIECES_JS, LiveServer, Monitor, dice,
-    enter_then_move, find_decision, find_seed, hash_steps, new_game, page_hash, pieces,
-    play_first_turn, play_out_turn, progress_grid, replay_ms, roll, send_turn, shot, status,
-    steps_hash, tap_landing)
+    enter_then_move, find_decision, find_red_arse_decision, find_seed, hash_steps, new_game,
+    page_hash, pieces, play_first_turn, play_out_turn, progress_grid, replay_ms, roll, send_turn,
+    shot, status, steps_hash, tap_landing)
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
 
@@ -591,3 +592,316 @@ def test_a_tapped_landing_spot_paints_no_focus_ring_over_the_board(server, phone
     page.evaluate("() => document.activeElement.blur()")
     assert page.screenshot(clip=around) == tapped, "see test-artifacts/choices-which-move.png"
     page.monitor.check()
+
+
+# -- Red Arse on the 6-player board --------------------------------------------------------------
+
+def _move_step(move) -> dict:
+    return {"from": move.src, "to": move.dst, "values": list(move.values)}
+
+
+def _is_hop(game, move) -> bool:
+    board = game.rules.board
+    return board.is_inside_corner(move.src) and board.is_inside_corner(move.dst)
+
+
+def hop_alone(game, moves) -> bool:
+    """A forward inside-corner hop is possible and no other move lands where it does."""
+    return any(_is_hop(game, m) and m.values[0] > 0 and
+               sum(n.dst == m.dst for n in moves) == 1 for m in moves)
+
+
+def back_four_alone(game, moves) -> bool:
+    """A plain backward 4 along the track is possible, landing where no other move does."""
+    track = game.rules.board.track
+    return any(m.values == (-4,) and 0 <= m.src < track and not _is_hop(game, m) and
+               sum(n.dst == m.dst for n in moves) == 1 for m in moves)
+
+
+def six_to_play(game, moves) -> bool:
+    """A 6 to play: whatever is moved, the player may claim a re-roll; the first move's re-roll
+    claimed gives a die with a move to make."""
+    if game.state.die != 6 or len({m.dst for m in moves}) != len(moves):
+        return False
+    ahead = Game.from_token(game.token(), KEYS)
+    ahead.step(0)
+    if ahead.match.phase != "claim":
+        return False
+    ahead.step(0)  # claimed
+    ahead.step()  # rolled
+    return ahead.match.phase == "move"
+
+
+def open_red_arse(phone, server, token, steps):
+    page = phone()
+    page.goto(server.game_url(token) + steps_hash(steps))  # mid-turn, as after a reload
+    expect(page.locator("#board circle.landing").first).to_be_visible()
+    return page
+
+
+def landing_for(page, label):
+    return page.locator(f'#board circle.landing[aria-label="{label}"]')
+
+
+def test_red_arse_hop_between_inside_corners_on_the_6_player_board(server, phone, sms):
+    token, steps, seat, _ = find_red_arse_decision(hop_alone)
+    page = open_red_arse(phone, server, token, steps)
+    view = server.position(token, seat, steps)
+    layout = server.api("/api/boards/red-arse?board=6")[1]
+    assert view["settings"] == {"board": 6, "off": []}
+    # The 6-player board: 84 holes, the center and six home columns, as /api/boards drew them.
+    expect(page.locator("#board circle.hole[data-place]:not(.base)")).to_have_count(84 + 1 + 24)
+    expect(page.locator("#board polygon.star")).to_have_count(6)
+    expect(page.locator("#board circle.startring")).to_have_count(6)
+    assert dice(page) == view["dice"] and len(view["dice"]) == 1
+    assert page.locator("#dice .pool").count() == 0  # one die: nothing more to show
+    assert no_error(page).endswith("tap a marble or a landing spot.")
+    assert progress_grid(page) == view["pieces"]
+
+    hop = next(m for m in view["legal"] if "hops" in m["label"])
+    assert hop["path"] == [hop["from"], hop["to"]]
+    arrows = page.locator("#board polyline.arrow")
+    expect(arrows).to_have_count(len(view["legal"]))
+    points = [a.split(" ") for a in arrows.evaluate_all("(ls) => ls.map((l) => "
+                                                        "l.getAttribute('points'))")]
+    for move, drawn in zip(view["legal"], points):  # each arrow follows the move's path
+        assert len(drawn) == len(move["path"])
+        x, y = map(float, drawn[-1].split(","))
+        assert [x, y] == pytest.approx(layout["places"][move["to"]])
+    shot(page, "ra-hop-offered")
+
+    before = page_hash(page)
+    landing_for(page, hop["label"]).click()
+    page.wait_for_function("(h) => location.hash !== h", arg=before)
+    assert hash_steps(page)[len(steps)] == {k: hop[k] for k in ("from", "to", "values")}
+    after = server.position(token, seat, hash_steps(page))
+    assert after["pieces"][seat][hop["piece"]] == hop["to"]
+    assert progress_grid(page) == after["pieces"]
+    node = page.locator(f"#board circle.piece[data-seat='{seat}'][data-piece='{hop['piece']}']")
+    assert [float(node.get_attribute("cx")), float(node.get_attribute("cy"))] == \
+        pytest.approx(layout["places"][hop["to"]])
+    no_error(page)
+    shot(page, "ra-hop-played")
+
+    # The rest of the turn, sent; the next player watches it replayed, hop included.
+    play_out_turn(page)
+    answer = send_turn(page, sms)
+    assert "Your turn in Boardpass" in answer["message"]["text"]
+    watcher = phone(WATCH_PIECES_JS)
+    watcher.goto(answer["url"])
+    expect(watcher.locator("#roll")).to_be_visible(timeout=60_000)  # the whole replay
+    mover = answer["seats"][seat]["name"]
+    expect(watcher.locator("#feed li", has_text=f"{mover}: {hop['label']}")).to_have_count(1)
+    slid = watcher.evaluate("() => window.__pieceMoves")
+    hopped = [m["value"] for m in slid if (m["seat"], m["piece"]) == (seat, hop["piece"])]
+    pairs = [hopped[i:i + 2] for i in range(0, len(hopped), 2)]  # (cx, cy) per step
+    start, end = layout["places"][hop["from"]], layout["places"][hop["to"]]
+    # One jump from corner to corner: the marble is never drawn on a hole in between (its
+    # earlier moves may be in the replay too, ending on the corner it hops from).
+    assert pairs[0] == end or any(a == start and b == end for a, b in zip(pairs, pairs[1:]))
+
+
+def test_red_arse_backward_4_and_its_replay_along_the_track(server, phone, sms):
+    token, steps, seat, _ = find_red_arse_decision(back_four_alone)
+    page = open_red_arse(phone, server, token, steps)
+    view = server.position(token, seat, steps)
+    back = next(m for m in view["legal"] if m["values"] == [-4] and "back 4" in m["label"])
+    forward = [m for m in view["legal"] if m["from"] == back["from"] and m["values"] == [4]]
+    assert len(back["path"]) == 5  # four holes back, one at a time
+
+    # Tap the marble: only its moves stay; its backward landing spot is one of them.
+    marble = page.locator(f"#board circle.piece.movable[data-seat='{seat}']"
+                          f"[data-progress='{back['from']}']")
+    marble.click()
+    own = [m for m in view["legal"] if m["from"] == back["from"]]
+    expect(page.locator("#board circle.landing")).to_have_count(len({m["to"] for m in own}))
+    assert len(own) >= 1 + len(forward)
+    shot(page, "ra-back-4-offered")
+    before = page_hash(page)
+    landing_for(page, back["label"]).click()
+    page.wait_for_function("(h) => location.hash !== h", arg=before)
+    assert hash_steps(page)[len(steps)] == {"from": back["from"], "to": back["to"],
+                                            "values": [-4]}
+    assert page_hash(page).split(",")[len(steps)] == f"{back['from']}_{back['to']}_-4"
+    after = server.position(token, seat, hash_steps(page))
+    assert progress_grid(page) == after["pieces"]
+    no_error(page)
+    shot(page, "ra-back-4-played")
+    play_out_turn(page)
+    answer = send_turn(page, sms)
+
+    # The replay slides the marble back hole by hole, along the move's path.
+    layout = server.api("/api/boards/red-arse?board=6")[1]
+    watcher = phone(WATCH_PIECES_JS)
+    watcher.goto(answer["url"])
+    expect(watcher.locator("#roll")).to_be_visible(timeout=60_000)
+    slid = watcher.evaluate("() => window.__pieceMoves")
+    xs = [m["value"] for m in slid if m["seat"] == seat and m["piece"] == back["piece"]
+          and m["attr"] == "cx"]
+    ys = [m["value"] for m in slid if m["seat"] == seat and m["piece"] == back["piece"]
+          and m["attr"] == "cy"]
+    walked = [list(p) for p in zip(xs, ys)]
+    want = [layout["places"][p] for p in back["path"][1:]]
+    assert any(walked[i:i + len(want)] == want for i in range(len(walked))), (walked, want)
+    mover = answer["seats"][seat]["name"]
+    expect(watcher.locator("#feed li", has_text=f"{mover}: {back['label']}")).to_have_count(1)
+
+
+def test_red_arse_re_roll_claimed_in_time_rolls_again(server, phone, sms):
+    token, steps, seat, _ = find_red_arse_decision(six_to_play)
+    page = open_red_arse(phone, server, token, steps)
+    roll_class = page.locator("#roll").get_attribute("class")
+    status_before = no_error(page)
+    tap_landing(page)  # any move with a 6 earns a re-roll
+    expect(page.locator("#roll")).to_be_visible()
+    # Nothing reminds the player: the Roll button looks as always, no countdown anywhere.
+    assert page.locator("#roll").get_attribute("class") == roll_class
+    assert page.locator("#roll").text_content() == "Roll"
+    assert no_error(page) != status_before and "roll" not in no_error(page).lower()
+    expect(page.locator("#send")).to_be_hidden()
+    expect(page.locator("#undo")).to_be_hidden()
+    assert "c" not in page_hash(page).split(",")[-1]  # no ticket in the address
+    shot(page, "ra-claim-window")
+
+    roll(page)
+    taken = hash_steps(page)
+    assert taken[len(steps) + 1].keys() == {"claimed"} and taken[len(steps) + 2] == "roll"
+    after = server.position(token, seat, taken)
+    assert after["turn"] == seat and after["phase"] == "move"
+    assert len(dice(page)) == 1 and dice(page) == after["last_roll"]
+    name = after["seats"][seat]["name"]
+    expect(page.locator("#feed li", has_text=f"{name}: re-roll claimed")).to_have_count(1)
+    no_error(page)
+    shot(page, "ra-claimed")
+
+    # A reload keeps the claim (the receipt is in the address) and the dice.
+    hash_ = page_hash(page)
+    page.reload()
+    expect(page.locator("#board circle.landing").first).to_be_visible()
+    expect(page.locator("#feed li", has_text=f"{name}: re-roll claimed")).to_have_count(1)
+    assert page_hash(page) == hash_ and dice(page) == after["last_roll"]
+    assert server.position(token, seat, hash_steps(page))["position"] == after["position"]
+    play_out_turn(page)
+    send_turn(page, sms)
+
+
+def test_red_arse_re_roll_not_claimed_in_5_seconds_passes_the_turn(server, phone, sms):
+    token, steps, seat, _ = find_red_arse_decision(six_to_play)
+    page = open_red_arse(phone, server, token, steps)
+    tap_landing(page)
+    expect(page.locator("#roll")).to_be_visible()
+    name = server.position(token, seat, steps)["seats"][seat]["name"]
+    missed = page.locator("#feed li", has_text=f"{name}: re-roll missed")
+    page.wait_for_timeout(4000)
+    expect(missed).to_have_count(0)  # still in the window
+    expect(missed).to_have_count(1, timeout=4000)
+    expect(page.locator("#roll")).to_be_hidden()
+    expect(page.locator("#send")).to_be_visible()
+    assert page_hash(page).endswith(",m")
+    after = server.position(token, seat, hash_steps(page))
+    assert after["turn"] != seat and after["turn_over"]
+    no_error(page)
+    shot(page, "ra-claim-missed")
+    answer = send_turn(page, sms)
+    # The next player's replay says so too.
+    watcher = phone()
+    watcher.goto(answer["url"])
+    expect(watcher.locator("#feed li", has_text=f"{name}: re-roll missed")).to_have_count(1)
+
+
+def test_red_arse_claim_window_lost_to_a_reload_or_a_late_tap_is_let_go(server, phone):
+    token, steps, seat, moves = find_red_arse_decision(six_to_play)
+    at_claim = steps + [_move_step(moves[0])]
+    assert server.position(token, seat, at_claim)["phase"] == "claim"
+    # Reopened during the window: the page has missed it and says so.
+    page = phone()
+    page.goto(server.game_url(token) + steps_hash(at_claim))
+    page.wait_for_function("() => location.hash.endsWith(',m')", timeout=3000)
+    expect(page.locator("#send")).to_be_visible()
+    expect(page.locator("#feed li", has_text="re-roll missed")).to_have_count(1)
+
+    # The server finds a tap too late (409 ClaimMissed): the page lets the re-roll go.
+    late = phone(checked_by_test=True)
+    late.goto(server.game_url(token) + steps_hash(steps))
+    expect(late.locator("#board circle.landing").first).to_be_visible()
+    tap_landing(late)
+    late.monitor.allow("/moves", 409)
+    late.route("**/moves", lambda route: route.fulfill(status=409, json={"error": {
+        "code": "ClaimMissed", "message": "Too late: the re-roll had to be claimed within 5 "
+        "seconds."}}) if "claim" in (route.request.post_data or "") else route.continue_())
+    late.locator("#roll").click()
+    late.wait_for_function("() => location.hash.endsWith(',m')", timeout=3000)
+    expect(late.locator("#send")).to_be_visible()
+    expect(late.locator("#feed li", has_text="re-roll missed")).to_have_count(1)
+    late.monitor.check()
+
+
+def test_red_arse_from_the_new_game_form(server, phone, sms):
+    page = phone()
+    page.goto(server.url + "/")
+    form = page.locator("#newgame")
+    expect(form.locator("section.table[data-game=red-arse]")).to_be_hidden()
+    form.locator("input[name=game][value=red-arse]").check()
+    expect(form.locator("section.table[data-game=parcheesi]")).to_be_hidden()
+    expect(form.locator("input[name=ra_play4]")).to_be_hidden()  # purple: 6-player board only
+    form.locator("input[name=board][value='6']").check()
+    expect(form.locator("input[name=ra_play4]")).to_be_visible()
+    form.locator("input[name=ra_name0]").fill("Ana")
+    expect(form.locator("input[name=ra_play2]")).to_be_checked()  # red and green by default
+    form.locator("input[name=ra_play2]").uncheck()
+    form.locator("input[name=ra_play4]").check()
+    form.locator("input[name=ra_name4]").fill("Ben")
+    form.locator(".houserules summary").click()
+    form.locator("input[name=rule_raids]").uncheck()
+    shot(page, "ra-new-game-form")
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#sendbox")).to_be_visible()
+    token = urllib.parse.urlsplit(page.url).path.rsplit("/", 1)[1]
+    view = server.api(f"/api/games/{token}")[1]
+    assert view["game"] == "red-arse" and view["settings"] == {"board": 6, "off": ["raids"]}
+    assert [(s["name"], s["color"]) for s in view["seats"]] == [("Ana", "red"), ("Ben", "purple")]
+    expect(page.locator("#board circle.hole[data-place]:not(.base)")).to_have_count(84 + 1 + 24)
+    invite = urllib.parse.unquote(page.locator("#sms").get_attribute("href").split("body=")[1])
+    assert "a game of Red Arse in Boardpass" in invite
+    assert page.locator("#rules-link").get_attribute("href") == "/rules/red-arse"
+    shot(page, "ra-new-game-created")
+    player = phone()
+    player.goto(page.locator("#nextlink").input_value())
+    expect(player.locator("#roll")).to_be_visible()
+    assert no_error(player).endswith("your turn: roll the die.")
+    play_out_turn(player)
+    send_turn(player, sms)
+
+
+def raid_possible(game, moves) -> bool:
+    board, color = game.rules.board, game.state.colors[game.state.turn]
+    return any(board.home_owner(m.dst) is not None and board.home_owner(m.dst)[0] != color
+               and board.home_owner(m.src) is None for m in moves)
+
+
+def test_red_arse_replay_tells_of_raids_and_marbles_sent_back(server, phone):
+    token, steps, seat, moves = find_red_arse_decision(raid_possible)
+    game = Game.from_token(token, KEYS)
+    board = game.rules.board
+    color = game.state.colors[seat]
+    raid = next(m for m in moves if board.home_owner(m.dst) is not None
+                and board.home_owner(m.dst)[0] != color and board.home_owner(m.src) is None)
+    victim = game.header.seats.index(next(s for s in game.header.seats
+                                          if s.color == board.home_owner(raid.dst)[0]))
+    game.play_turn(seat, steps + [_move_step(raid)])
+    while game.match.turn == seat and not game.over:  # let every re-roll go
+        game.step(1 if game.match.phase == "claim" else 0)
+    page = phone()
+    page.goto(server.game_url(game.token()))
+    expect(page.locator("#roll")).to_be_visible(timeout=60_000)
+    names = [s.name for s in game.header.seats]
+    who, whom = names[seat], names[victim]
+    feed = page.locator("#feed li").all_text_contents()[::-1]
+    label = game.rules.move_label(color, raid)
+    assert "raids" in label
+    at = feed.index(f"{who}: {label}")
+    assert feed[at + 1:at + 4] == [f"{who} raided {whom}'s home",
+                                   f"{who} sent {whom}'s marble back to base",
+                                   f"{who}: re-roll missed"]
+    no_error(page)
+    shot(page, "ra-raid-replayed")
