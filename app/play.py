@@ -165,6 +165,40 @@ class Game:
                 return index
         raise TurnError("That move is not allowed here.")
 
+    def add_player(self, seat: Seat) -> "Game":
+        """The same game with a new player in a free seat (Ludo): four pieces at home, playing
+        when the turn order reaches them. Before the first step they simply sit at the table."""
+        if not hasattr(self.rules, "join"):
+            raise TurnError("This game takes no new players once it has started.")
+        if self.over:
+            raise TurnError("This game is over.")
+        seats = list(self.header.seats)
+        if len(seats) >= len(self.rules.board.color_names):
+            raise TurnError("Every seat at this table is taken.")
+        if seat.color in [s.color for s in seats]:
+            raise TurnError("That color is taken.")
+        host = seats[self.header.host]
+        seats.append(replace(seat, joined=len(self.match.steps), medals=(0, 0, 0)))
+        seats.sort(key=lambda s: s.color)  # turn order: around the board
+        header = replace(self.header, seats=tuple(seats), host=seats.index(host))
+        count, data = link.pack_log(self.match.steps)
+        match = replay(header, link.LogReader(count, data),
+                       game_secret(self.keys.dice, header.seed))
+        return Game(header, match, self.keys, self.source)
+
+    def rematch(self, seed: bytes | None = None) -> "Game":
+        """A new game at the same table once this one is over: same seats (latecomers
+        included), host, language and board, a new seed, and the medals won here added to the
+        table's count."""
+        if not self.over:
+            raise TurnError("The game isn't over yet.")
+        won = medals(self.state.placed, len(self.header.seats))
+        seats = [replace(s, joined=0, medals=tuple(a + b for a, b in zip(s.medals, won[i])))
+                 for i, s in enumerate(self.header.seats)]
+        game = Game.new(self.header.game, seats, self.keys, seed, self.header.options)
+        return Game(replace(game.header, lang=self.header.lang, host=self.header.host),
+                    game.match, self.keys)
+
     def with_seats(self, seats: list[Seat]) -> "Game":
         """The same game with changed seat details (names, phones); colors can't change."""
         if [s.color for s in seats] != [s.color for s in self.header.seats]:
@@ -187,7 +221,10 @@ def new_match(header: Header, secret: bytes) -> Match:
         raise link.UnknownVersion(
             "This link was made for another version of the rules and can't be replayed.")
     try:
-        return Match(rules, tuple(s.color for s in header.seats), Dice(secret).die)
+        joined = tuple(s.joined for s in header.seats)
+        if any(joined) and not hasattr(rules, "join"):
+            raise ValueError("this game takes no players once it has started")
+        return Match(rules, tuple(s.color for s in header.seats), Dice(secret).die, joined)
     except ValueError:  # seats the rules refuse (count, colors): signed, but not a game
         raise link.MalformedLink() from None
 
@@ -201,6 +238,19 @@ def replay(header: Header, reader, secret: bytes, watch=None) -> Match:
         raise link.IllegalLog() from error
     reader.finish()
     return match
+
+
+def medals(placed: tuple[int, ...], seats: int) -> list[tuple[int, int, int]]:
+    """Each seat's (gold, silver, bronze) from a finished game's placings: places 1 to 3, never
+    the last place (two players: gold only); seats not placed win none (DECISIONS, Ludo 7).
+
+    >>> medals((2, 0, 1), 4)
+    [(0, 1, 0), (0, 0, 0), (1, 0, 0), (0, 0, 0)]
+    """
+    won = [(0, 0, 0)] * seats
+    for place, seat in enumerate(placed[: min(3, len(placed) - 1)]):
+        won[seat] = tuple(int(place == k) for k in range(3))
+    return won
 
 
 def simulation_seed(seed: int | str, number: int) -> bytes:

@@ -247,7 +247,7 @@ def test_first_to_get_all_four_pawns_home_wins():
 
 def test_who_goes_first_everyone_rolls_and_ties_roll_again():
     dice = iter([6, 6, 5, 6, 6, 6, 3, 4, 4, 4, 6, 5])  # 12, 11, 12, 7: y and r roll again
-    seat, used, rounds = first_player(4, 2, lambda i: next(dice))
+    seat, used, rounds = first_player([0, 1, 2, 3], 2, lambda i: next(dice))
     assert rounds == [{0: 12, 1: 11, 2: 12, 3: 7}, {0: 8, 2: 11}]
     assert seat == 2 and used == 12
 

@@ -52,17 +52,18 @@ class Reader(Protocol):
     def take(self, radix: int) -> int: ...
 
 
-def first_player(seats: int, dice_count: int, die: Callable[[int], int]):
-    """Everyone rolls; the highest total starts; tied leaders roll again.
+def first_player(seats: list[int], dice_count: int, die: Callable[[int], int]):
+    """Everyone at the table (``seats``) rolls; the highest total starts; tied leaders roll
+    again.
 
     Returns ``(seat, dice_used, rounds)`` where ``rounds`` lists each round's ``{seat: total}``.
 
     >>> seq = iter([6, 2, 6, 5, 6])
-    >>> first_player(3, 1, lambda i: next(seq))
+    >>> first_player([0, 1, 2], 1, lambda i: next(seq))
     (2, 5, [{0: 6, 1: 2, 2: 6}, {0: 5, 2: 6}])
     """
     index = 0
-    contenders = list(range(seats))
+    contenders = list(seats)
     rounds = []
     while True:
         totals = {}
@@ -80,14 +81,25 @@ class Match:
     """A game being played or replayed: rules, position, dice stream and the steps taken.
 
     ``die(i)`` gives the i-th die of this game (``app.engine.dice.Dice.die``); the match consumes
-    dice in order, so the same log always meets the same dice.
+    dice in order, so the same log always meets the same dice. ``joined`` gives, per seat, the
+    step at which it joined a game in progress (0: it played from the start); only rule sets
+    with a ``join`` take such seats.
     """
 
-    def __init__(self, rules, colors: tuple[int, ...], die: Callable[[int], int]):
+    def __init__(self, rules, colors: tuple[int, ...], die: Callable[[int], int],
+                 joined: tuple[int, ...] = ()):
         self.rules = rules
         self.die = die
-        first, self.next_die, self.start_rounds = first_player(len(colors), rules.dice_count, die)
-        self.state = rules.initial(tuple(colors), first)
+        joined = joined or (0,) * len(colors)
+        founders = [seat for seat, step in enumerate(joined) if not step]
+        first, self.next_die, self.start_rounds = first_player(founders, rules.dice_count, die)
+        # Seats still to come: (step, seat), in the order they join.
+        self._joins = sorted((step, seat) for seat, step in enumerate(joined) if step)
+        if self._joins:
+            self.state = rules.initial(tuple(colors), first,
+                                       waiting=frozenset(seat for _, seat in self._joins))
+        else:
+            self.state = rules.initial(tuple(colors), first)
         self.steps: list[tuple[int, int]] = []
         # ("roll", seat, dice) / ("move", seat, move) / ("claim" or "miss", seat, None)
         self.history: list[tuple] = []
@@ -119,6 +131,8 @@ class Match:
         self.rules.roll(self.state, dice)
         self._moves = None
         self.steps.append((0, 1))
+        if self._joins:
+            self._admit()
         return dice
 
     def play(self, index: int) -> Move:
@@ -131,6 +145,8 @@ class Match:
         self.rules.play(self.state, move)
         self._moves = None
         self.steps.append((index, len(moves)))
+        if self._joins:
+            self._admit()
         return move
 
     def claim(self, taken: bool) -> None:
@@ -140,6 +156,15 @@ class Match:
         self.history.append(("claim" if taken else "miss", self.state.turn, None))
         self.rules.claim(self.state, taken)
         self.steps.append((0 if taken else 1, 2))
+        if self._joins:
+            self._admit()
+
+    def _admit(self) -> None:
+        """Seat the players who joined once the game had reached this many steps."""
+        while self._joins and self._joins[0][0] <= len(self.steps):
+            _, seat = self._joins.pop(0)
+            self.rules.join(self.state, seat)
+            self._moves = None
 
     def step(self, index: int = 0):
         """Take the next step: roll at a chance node, claim (0) or miss (1) a re-roll at a claim

@@ -25,14 +25,15 @@ _move = tuple.__new__  # builds a Move without NamedTuple's keyword handling: ho
 
 class State:
     """A Ludo position: ``pos[seat][piece]`` is a progress; ``placed`` lists the seats that
-    finished, in order (the last one left is added when the game ends)."""
+    finished, in order (the last one left is added when the game ends); ``waiting`` the seats
+    whose players join later (they don't play until then)."""
 
-    __slots__ = ("colors", "pos", "turn", "phase", "die", "placed", "moves")
+    __slots__ = ("colors", "pos", "turn", "phase", "die", "placed", "waiting", "moves")
 
     def copy(self) -> "State":
         other = State.__new__(State)
         other.colors, other.turn, other.phase = self.colors, self.turn, self.phase
-        other.die, other.placed = self.die, self.placed
+        other.die, other.placed, other.waiting = self.die, self.placed, self.waiting
         other.pos = [p[:] for p in self.pos]
         other.moves = None
         return other
@@ -43,7 +44,7 @@ class State:
 
     def key(self):
         return (self.colors, tuple(map(tuple, self.pos)), self.turn, self.phase, self.die,
-                self.placed)
+                self.placed, self.waiting)
 
     def __eq__(self, other):
         return isinstance(other, State) and self.key() == other.key()
@@ -77,22 +78,33 @@ class Ludo:
 
     # -- positions ----------------------------------------------------------------------------
 
-    def initial(self, colors: tuple[int, ...], first: int) -> State:
-        """Everyone's pieces at home, ``first`` to roll; ``colors`` in turn order."""
+    def initial(self, colors: tuple[int, ...], first: int, waiting=frozenset()) -> State:
+        """Everyone's pieces at home, ``first`` to roll; ``colors`` in turn order; the seats in
+        ``waiting`` join later."""
         seats = len(self.board.entries)
         if not 2 <= len(colors) <= seats or len(set(colors)) != len(colors) or \
                 not all(0 <= c < seats for c in colors):
             raise ValueError(f"this board takes 2 to {seats} players of different colors")
         if list(colors) != sorted(colors, key=lambda c: (c - colors[0]) % seats):
             raise ValueError("seats go around the board in the direction pieces move")
-        return self._state(colors, [[HOME] * 4 for _ in colors], first, ROLL, 0, ())
+        if first in waiting or len(colors) - len(waiting) < 2:
+            raise ValueError("a game starts with two players or more, one of them first")
+        return self._state(colors, [[HOME] * 4 for _ in colors], first, ROLL, 0, (), waiting)
 
     @staticmethod
-    def _state(colors, pos, turn, phase, die, placed) -> State:
+    def _state(colors, pos, turn, phase, die, placed, waiting=frozenset()) -> State:
         state = State()
         state.colors, state.pos, state.turn, state.phase = tuple(colors), pos, turn, phase
         state.die, state.placed, state.moves = die, tuple(placed), None
+        state.waiting = frozenset(waiting)
         return state
+
+    def join(self, state: State, seat: int) -> None:
+        """A player joins the game in progress: four pieces at home, and a place in the turn
+        order (they play when it reaches them)."""
+        if seat not in state.waiting or state.phase == OVER:
+            raise IllegalMove("that seat can't join now")
+        state.waiting = state.waiting - {seat}
 
     # -- chance node ----------------------------------------------------------------------------
 
@@ -112,7 +124,7 @@ class Ludo:
             return
         seats = len(state.colors)
         turn = (state.turn + 1) % seats
-        while turn in state.placed:
+        while turn in state.placed or turn in state.waiting:
             turn = (turn + 1) % seats
         state.turn = turn
 
@@ -152,7 +164,8 @@ class Ludo:
         if q == self.goal:
             if pieces.count(q) == 4:  # the four are in: placed, no extra roll
                 state.placed += (seat,)
-                active = [s for s in range(len(state.colors)) if s not in state.placed]
+                active = [s for s in range(len(state.colors))
+                          if s not in state.placed and s not in state.waiting]
                 if len(active) == 1:
                     state.placed += (active[0],)
                     state.phase, state.die, state.moves = OVER, 0, None
@@ -216,13 +229,17 @@ class Ludo:
             fields.append(str(state.die) if state.phase == MOVE else "roll")
         if state.placed:
             fields.append("placed:" + ",".join(letters[state.colors[s]] for s in state.placed))
+        if state.waiting:
+            fields.append("waiting:" + ",".join(letters[state.colors[s]]
+                                                for s in sorted(state.waiting)))
         return " ".join(fields)
 
     def parse(self, text: str) -> State:
         """Read a position written by ``format``; ``ValueError`` on a malformed one."""
         fields = text.split()
         if len(fields) < 4 or fields[0] != self.name + ("6" if self.options else ""):
-            raise ValueError("expected: ludo[6] <seats> <to move> <die|roll|over> [placed:..]")
+            raise ValueError("expected: ludo[6] <seats> <to move> <die|roll|over> [placed:..] "
+                             "[waiting:..]")
         letters = self.board.colors.lower()
         colors, pos = [], []
         for part in fields[1].split("/"):
@@ -234,11 +251,16 @@ class Ludo:
             colors.append(color)
             pos.append(pieces)
         turn = colors.index(letters.index(fields[2]))
-        placed = ()
+        placed, waiting = (), frozenset()
         for extra in fields[4:]:
-            if not extra.startswith("placed:"):
+            name, _, values = extra.partition(":")
+            seats = tuple(colors.index(letters.index(x)) for x in values.split(","))
+            if name == "placed":
+                placed = seats
+            elif name == "waiting":
+                waiting = frozenset(seats)
+            else:
                 raise ValueError(f"unknown field {extra!r}")
-            placed = tuple(colors.index(letters.index(x)) for x in extra[7:].split(","))
         phase, die = fields[3], 0
         if phase == "over":
             phase = OVER
@@ -246,7 +268,7 @@ class Ludo:
             phase, die = MOVE, int(phase)
             if not 1 <= die <= 6:
                 raise ValueError("a die shows 1 to 6")
-        return self._state(colors, pos, turn, phase, die, placed)
+        return self._state(colors, pos, turn, phase, die, placed, waiting)
 
     def describe(self, state: State, move: Move) -> str:
         return self.move_text(state.colors[state.turn], move)
