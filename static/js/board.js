@@ -69,7 +69,7 @@ export class Board {
     } else if (kind === "start") {
       el("polygon", { points: [[x, y - 0.5], [x + 0.5, y], [x, y + 0.5], [x - 0.5, y]]
         .map((p) => p.join(",")).join(" "), class: "corner", ...place }, g);
-      el("circle", { cx: x, cy: y, r: 0.36, class: "startring", stroke: color.fill }, g);
+      el("circle", { cx: x, cy: y, r: 0.45, class: "startring", stroke: color.fill }, g);
       el("circle", { cx: x, cy: y, r: 0.24, class: "hole start", ...place }, g);
     } else {
       const r = kind === "center" ? 0.42 : 0.28;
