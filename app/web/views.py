@@ -95,9 +95,15 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         "pieces": [list(p) for p in state.pos],
         "seats": [
             {"seat": i, "name": s.name, "color": names[s.color], "bot": s.bot,
-             "has_phone": s.phone is not None}
+             "has_phone": s.phone is not None, "medals": list(s.medals),
+             "waiting": i in getattr(state, "waiting", ())}
             for i, s in enumerate(header.seats)
         ],
+        "host": header.host,
+        "lang": header.lang,
+        # Seats in the order they finished (Ludo); the winner alone for the other games.
+        "placed": list(getattr(state, "placed", ())) or
+        ([state.winner] if match.phase == OVER else []),
         "legal": [dict(_move(rules, header.seats[state.turn].color, m), index=i)
                   for i, m in enumerate(match.legal_moves())],
         "settings": rules_settings(rules),
@@ -126,9 +132,13 @@ def _pool(state) -> list[int]:
 
 
 def rules_settings(rules) -> dict:
-    """The table's settings (Red Arse: board and house rules off); {} for a game without."""
-    options = getattr(rules, "options", None)
-    return {} if options is None else red_arse_settings.settings(options)
+    """The table's settings: Red Arse's board and house rules off, Ludo's board; {} for
+    Parcheesi, which has none."""
+    if rules.name == "red-arse":
+        return red_arse_settings.settings(rules.options)
+    if rules.name == "ludo":
+        return {"board": 6 if rules.options else 4}
+    return {}
 
 
 def _initial_pieces(game: Game) -> list:
