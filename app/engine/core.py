@@ -125,7 +125,7 @@ class Match:
         if self.state.phase != ROLL:
             raise IllegalMove("it is not time to roll")
         count, first, die = self.rules.dice_count, self.next_die, self.die
-        dice = tuple([die(first + k) for k in range(count)])
+        dice = (die(first),) if count == 1 else (die(first), die(first + 1))
         self.next_die += count
         self.history.append(("roll", self.state.turn, dice))
         self.rules.roll(self.state, dice)

@@ -75,6 +75,12 @@ class Ludo:
         self.cell = [[self.board.cell(c, p) if 0 <= p <= self.last else 0
                       for p in range(HOME, self.goal + 1)] for c in colors]
         self.safe = [n in self.board.safe for n in range(self.board.track + 1)]
+        # at[color][square]: the progress of a ``color`` piece standing on that track square
+        # (-2 where it never stands), to find the rivals a landing piece meets.
+        self.at = [[-2] * (self.board.track + 1) for _ in colors]
+        for c in colors:
+            for p in range(self.last + 1):
+                self.at[c][self.cell[c][p + 1]] = p
 
     # -- positions ----------------------------------------------------------------------------
 
@@ -139,15 +145,15 @@ class Ludo:
         moves = state.moves
         if moves is None:
             die, goal = state.die, self.goal
-            moves, seen = [], set()
-            for k, p in enumerate(state.pos[state.turn]):
-                if p in seen:
+            moves = []
+            pieces = state.pos[state.turn]
+            for k, p in enumerate(pieces):
+                if p in pieces[:k]:  # the same move as an earlier piece's
                     continue
-                seen.add(p)
                 if p == HOME:
                     if die == 6:
                         moves.append(_move(Move, (k, HOME, 0, (6,))))
-                elif p + die <= goal and p != goal:
+                elif p + die <= goal:
                     moves.append(_move(Move, (k, p, p + die, (die,))))
             state.moves = moves
         return moves
@@ -184,13 +190,12 @@ class Ludo:
         """Send home every rival piece on ``square``; True if there was one."""
         caught = False
         for other, pieces in enumerate(state.pos):
-            if other == seat:
-                continue
-            cells = self.cell[state.colors[other]]
-            for k, p in enumerate(pieces):
-                if cells[p + 1] == square:
-                    pieces[k] = HOME
-                    caught = True
+            p = self.at[state.colors[other]][square]
+            if other != seat and p in pieces:
+                for k, q in enumerate(pieces):
+                    if q == p:
+                        pieces[k] = HOME
+                caught = True
         return caught
 
     # -- notation -----------------------------------------------------------------------------------
