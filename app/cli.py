@@ -264,6 +264,11 @@ def main(argv: list[str] | None = None) -> int:
     ver.add_argument("link")
     ver.add_argument("--secret", help="the revealed dice secret (hex)")
     ver.add_argument("--commitment", help="the commitment shown when the game started")
+    lang = commands.add_parser("i18n", help="translation catalogs: update, compile, check")
+    lang.add_argument("action", choices=["update", "compile", "check"],
+                      help="update: extract the messages and merge them into each language's "
+                           "catalog; compile: build the .mo files; check: list what lacks a "
+                           "translation")
     args = parser.parse_args(argv)
 
     try:
@@ -273,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(report) if args.json else _lines(report))
         elif args.command == "inspect":
             print(inspect(_token(args.link)))
+        elif args.command == "i18n":
+            return _i18n(args.action)
         elif args.command == "bench":
             for game, players in BENCH_TABLES:
                 print(_lines(bench(game, players, args.games, args.seconds)))
@@ -284,6 +291,23 @@ def main(argv: list[str] | None = None) -> int:
     except (link.LinkError, ValueError, IllegalMove) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    return 0
+
+
+def _i18n(action: str) -> int:
+    from app import i18n
+
+    if action == "update":
+        print(_lines(i18n.update()))
+    elif action == "compile":
+        written = i18n.compile_catalogs(force=True)
+        print("\n".join(str(path.relative_to(i18n.ROOT)) for path in written))
+    else:
+        missing = {lang: i18n.untranslated(lang) for lang in i18n.LANGUAGES[1:]}
+        for lang, messages in missing.items():
+            print(f"{lang}: {len(messages)} untranslated")
+            print("".join(f"  {m!r}\n" for m in messages), end="")
+        return 1 if any(missing.values()) else 0
     return 0
 
 

@@ -30,6 +30,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.config.update(config)
     if "KEYS" not in app.config:
         app.config["KEYS"] = Keys.from_env()
+    _languages(app)
 
     from app.web import api, pages
 
@@ -44,3 +45,18 @@ def create_app(config: dict | None = None) -> Flask:
         return response
 
     return app
+
+
+def _languages(app: Flask) -> None:
+    """Flask-Babel with our catalogs; a stale catalog is compiled first where we may write
+    (development and tests: on Lambda the package already carries it)."""
+    from flask_babel import Babel
+
+    from app import i18n
+
+    try:
+        i18n.compile_catalogs()
+    except OSError:
+        pass
+    Babel(app, locale_selector=i18n.select_locale,
+          default_translation_directories=str(i18n.TRANSLATIONS))

@@ -1,0 +1,145 @@
+"""Languages: English, and Spanish as spoken in Argentina, from gettext catalogs (Flask-Babel).
+
+The catalogs live in ``app/translations``. ``messages.pot`` is extracted from the code
+(``babel.cfg``: the Python modules, the templates and the browser client's modules, which call
+``_()`` too); ``es/LC_MESSAGES/messages.po`` holds the Spanish; ``messages.mo`` is compiled from
+it (not committed). ``python -m app i18n update`` extracts and merges, ``python -m app i18n
+compile`` compiles; the app compiles a stale catalog itself when it starts where it may write
+(development, tests), and Zappa's prebuild hook (``zappa_settings.json``) compiles before
+packaging for Lambda.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from app.link import LANGUAGES
+
+ROOT = Path(__file__).resolve().parents[1]
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+POT = TRANSLATIONS / "messages.pot"
+LANGUAGE_NAMES = {"en": "English", "es": "Español"}
+
+
+def catalog_path(lang: str, ext: str = "po") -> Path:
+    return TRANSLATIONS / lang / "LC_MESSAGES" / f"messages.{ext}"
+
+
+def compile_catalogs(force: bool = False) -> list[Path]:
+    """Compile every ``.po`` whose ``.mo`` is missing or older; returns the files written."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    written = []
+    for lang in LANGUAGES[1:]:
+        po, mo = catalog_path(lang), catalog_path(lang, "mo")
+        if not po.exists() or not force and mo.exists() and \
+                mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as source:
+            catalog = read_po(source, locale=lang)
+        with mo.open("wb") as target:
+            write_mo(target, catalog)
+        written.append(mo)
+    return written
+
+
+def prebuild() -> None:
+    """Zappa's ``prebuild_script``: the Lambda package carries compiled catalogs."""
+    compile_catalogs(force=True)
+
+
+def extract():
+    """Every translatable message in the code, as a Babel catalog (what ``messages.pot`` is)."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import extract_from_dir
+
+    catalog = Catalog(project="Boardpass", charset="utf-8")
+    method_map = [("app/**.py", "python"), ("app/web/templates/**.html", "jinja2"),
+                  ("static/js/**.js", "javascript")]
+    options = {"app/web/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
+    for filename, lineno, message, comments, context in extract_from_dir(
+            ROOT, method_map, options, comment_tags=("TRANSLATORS:",),
+            directory_filter=lambda path: "tests" not in Path(path).parts):
+        catalog.add(message, None, [(filename, lineno)], auto_comments=comments,
+                    context=context)
+    return catalog
+
+
+def update() -> dict[str, int]:
+    """Write ``messages.pot`` from the code and merge it into each language's ``.po`` (new
+    messages come in untranslated, gone ones are kept as obsolete). Returns message counts."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    template = extract()
+    POT.parent.mkdir(parents=True, exist_ok=True)
+    with POT.open("wb") as out:
+        write_po(out, template, width=99, omit_header=False, sort_output=True)
+    counts = {"messages": len(template)}
+    for lang in LANGUAGES[1:]:
+        path = catalog_path(lang)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            with path.open("rb") as source:
+                catalog = read_po(source, locale=lang)
+        else:
+            catalog = Catalog(locale=lang, project="Boardpass", charset="utf-8")
+        catalog.update(template, no_fuzzy_matching=True)
+        with path.open("wb") as out:
+            write_po(out, catalog, width=99, sort_output=True)
+        counts[lang] = len(untranslated(lang, catalog))
+    return counts
+
+
+def untranslated(lang: str, catalog=None) -> list[str]:
+    """Messages of the code that ``lang``'s catalog lacks, or has only as a fuzzy guess."""
+    from babel.messages.pofile import read_po
+
+    if catalog is None:
+        with catalog_path(lang).open("rb") as source:
+            catalog = read_po(source, locale=lang)
+    missing = []
+    for message in extract():
+        if not message.id:
+            continue
+        found = catalog.get(message.id, message.context)
+        text = found.string if found else None
+        if isinstance(text, tuple):
+            text = text[0] and all(text)
+        if not found or not text or found.fuzzy:
+            missing.append(message.id if isinstance(message.id, str) else message.id[0])
+    return missing
+
+
+@cache
+def client_messages(lang: str) -> dict[str, str]:
+    """The browser client's messages in ``lang`` (msgid to text): what static/js asks for."""
+    if lang not in LANGUAGES or lang == LANGUAGES[0]:
+        return {}
+    from babel.messages.pofile import read_po
+
+    with catalog_path(lang).open("rb") as source:
+        catalog = read_po(source, locale=lang)
+    return {m.id: m.string for m in catalog
+            if m.id and isinstance(m.id, str) and m.string and not m.fuzzy and
+            any(path.startswith("static/js/") for path, _ in m.locations)}
+
+
+def select_locale() -> str:
+    """The page's language: an explicit ``?lang=`` switch, then the table's language (a game's
+    link carries it: ``g.table_lang``), then the visitor's earlier choice (cookie), then the
+    browser's preference."""
+    from flask import g, request
+
+    asked = request.args.get("lang")
+    if asked in LANGUAGES:
+        return asked
+    table = g.get("table_lang")
+    if table in LANGUAGES:
+        return table
+    chosen = request.cookies.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES) or LANGUAGES[0]
