@@ -172,3 +172,110 @@ def test_parcheesi_keeps_its_cross():
         for a, b in zip(path, path[1:]):  # one square at a time, corners cut diagonally
             assert dist(a, b) <= math.sqrt(2) + 1e-9
         assert len(color["base"]) == 4
+
+
+# -- Ludo: the classic cross of 52 squares and the six-arm board of 78 (docs/rules/ludo.md) ------
+
+LUDO = {4: boards.LUDO_4, 6: boards.LUDO_6}
+
+
+@pytest.fixture(params=[4, 6])
+def arms(request):
+    return request.param
+
+
+def ludo_layout(arms: int) -> dict:
+    return board_layout("ludo", 1 if arms == 6 else 0)
+
+
+def test_ludo_squares_are_numbered_once_each_on_a_spot_of_their_own(arms):
+    board, drawn = LUDO[arms], ludo_layout(arms)
+    squares = drawn["squares"]
+    assert [c["square"] for c in squares] == list(range(1, board.track + 1))
+    assert [c for c in drawn["cells"] if c.get("square")] == squares
+    spots = [(c["x"], c["y"]) for c in squares]
+    spots += [tuple(p) for color in drawn["colors"] for p in color["path"][board.last + 1:]]
+    spots += [tuple(p) for color in drawn["colors"] for p in color["base"]]
+    assert len(set(spots)) == len(spots) == board.track + 5 * arms + 4 * arms
+    # Nothing is crowded: a piece (radius 0.36) on one spot never covers the next.
+    assert min(dist(a, b) for i, a in enumerate(spots) for b in spots[i + 1:]) >= 0.99
+
+
+def test_ludo_track_is_one_loop_of_neighbouring_squares_going_clockwise(arms):
+    board, squares = LUDO[arms], ludo_layout(arms)["squares"]
+    points = [(c["x"], c["y"]) for c in squares]
+    for i, here in enumerate(points):
+        step = dist(here, points[(i + 1) % board.track])
+        assert step == pytest.approx(1, abs=0.01) or 1.3 <= step <= math.sqrt(2) + 0.01  # corners
+    # Clockwise on the screen: each color's exit a turn of 1/arms further round than the last.
+    exits = [angle(points[e - 1]) for e in board.entries]
+    turns = [(exits[(c + 1) % arms] - exits[c]) % (2 * math.pi) for c in range(arms)]
+    assert turns == pytest.approx([2 * math.pi / arms] * arms, abs=0.001)
+
+
+def test_ludo_exits_and_stars_are_where_the_rules_put_them(arms):
+    board, squares = LUDO[arms], ludo_layout(arms)["squares"]
+    exits = {c["square"]: c["color"] for c in squares if c["kind"] == "entry"}
+    assert exits == {1 + 13 * c: board.color_names[c] for c in range(arms)}
+    assert sorted(c["square"] for c in squares if c["star"]) == [9 + 13 * c for c in range(arms)]
+    assert {c["square"] for c in squares if c["safe"]} == board.safe
+    assert not any(c["star"] for c in squares if c["kind"] == "entry")
+    if arms == 4:
+        assert sorted(exits) == [1, 14, 27, 40] and 48 in board.safe
+
+
+def test_ludo_home_columns_run_inward_from_each_color_s_last_square(arms):
+    board, drawn = LUDO[arms], ludo_layout(arms)
+    home = [c for c in drawn["cells"] if c["kind"] == "home"]
+    assert len(home) == 5 * arms
+    for c, color in enumerate(drawn["colors"]):
+        path = color["path"]
+        assert len(path) == board.last + 6  # progress 0 .. the fifth square of the column
+        assert path[0] == [drawn["squares"][board.entries[c] - 1][k] for k in ("x", "y")]
+        last = drawn["squares"][board.cell(c, board.last) - 1]
+        assert path[board.last] == [last["x"], last["y"]] and last["kind"] == "track"
+        column = path[board.last:]
+        for a, b in zip(column, column[1:]):
+            assert dist(a, b) == pytest.approx(1, abs=0.01)
+        distances = [math.hypot(*p) for p in column]  # the centre is (0, 0)
+        assert distances == sorted(distances, reverse=True)
+        # The column's cells are the color's, and lead to its triangle of the goal.
+        mine = sorted((cell["place"], [cell["x"], cell["y"]]) for cell in home
+                      if cell["color"] == color["name"])
+        assert mine == [(board.last + 1 + m, path[board.last + 1 + m]) for m in range(5)]
+        goal = next(cell for cell in drawn["cells"] if cell["kind"] == "goal"
+                    and cell["color"] == color["name"])
+        assert goal["place"] == drawn["home_progress"] == board.home
+        assert dist(color["home"], path[-1]) < 1.6 and math.hypot(*color["home"]) < 1.7
+    assert ludo_layout(arms)["colors"][0]["path"][board.last][1] > 0  # red at the bottom
+
+
+def test_ludo_bases_sit_beside_their_own_exit_and_away_from_the_track(arms):
+    board, drawn = LUDO[arms], ludo_layout(arms)
+    squares = [(c["x"], c["y"]) for c in drawn["squares"]]
+    exits = [squares[e - 1] for e in board.entries]
+    for c, color in enumerate(drawn["colors"]):
+        assert len(color["base"]) == 4
+        middle = [sum(x for x, _ in color["base"]) / 4, sum(y for _, y in color["base"]) / 4]
+        assert min(range(arms), key=lambda e: dist(middle, exits[e])) == c
+        for spot in color["base"]:
+            assert min(dist(spot, s) for s in squares) >= 1.2
+
+
+def test_ludo_fits_a_phone(arms):
+    drawn = ludo_layout(arms)
+    x0, y0, width, height = drawn["view"]
+    for cell in drawn["cells"]:
+        reach = cell.get("r", 0.5)
+        assert x0 <= cell["x"] - reach and cell["x"] + reach <= x0 + width
+        assert y0 <= cell["y"] - reach and cell["y"] + reach <= y0 + height
+    assert PHONE_WIDTH / width >= 20  # CSS pixels per square on a phone
+    assert height <= width * 1.05
+
+
+def test_ludo_options_choose_the_board():
+    assert ludo_layout(4)["board"] == 4 and board_layout("ludo", 0) == ludo_layout(4)
+    assert len(ludo_layout(6)["colors"]) == 6
+    assert all("angle" not in c for c in ludo_layout(4)["cells"])
+    with pytest.raises(ValueError):
+        board_layout("ludo", 2)

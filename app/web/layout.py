@@ -14,11 +14,16 @@ A layout holds:
   ``outside`` corner, ``start``, ``entry``, ``home``, ``center``, ``base``, ``nest``...);
   ``color`` the color it belongs to, if any; ``place`` the position a piece there has;
 - ``colors``: per color ``name``, ``letter``, ``fill``, ``tint`` (a light fill), ``base`` (where
-  each of its 4 pieces waits at position -1) and, for Parcheesi, ``path`` (progress -> point)
-  and ``home`` (where its pieces at Home stand);
+  each of its 4 pieces waits at position -1) and, for Parcheesi and Ludo, ``path`` (progress ->
+  point) and ``home`` (where its pieces at Home, or in Ludo's goal, stand);
 - ``places`` (Red Arse): place -> point, the same for every color (places are shared);
-- ``home_progress``: Parcheesi's Home (pieces there share one spot), None for Red Arse;
-- ``squares`` (Parcheesi): its 68 track squares in number order (they are among ``cells`` too).
+- ``home_progress``: Parcheesi's Home or Ludo's goal (pieces there share one spot), None for Red
+  Arse;
+- ``squares`` (Parcheesi, Ludo): the track squares in number order (they are among ``cells`` too).
+
+Squares may carry ``angle`` (degrees, turned about their centre: the six-arm Ludo board),
+``safe`` and ``star`` (a safe square drawn with a star); ``polygon`` cells (Ludo's goal) list
+their ``points``.
 
 A piece's point: ``colors[c].base[piece]`` at -1; otherwise ``places[p]`` when the layout has
 ``places``, else ``colors[c].path[p]`` (and ``colors[c].home`` from ``home_progress`` on).
@@ -33,7 +38,7 @@ from app.engine import boards
 
 FILLS = {"yellow": "#e8b400", "blue": "#2a6fdb", "red": "#d33a2c", "green": "#2a9d4b",
          "purple": "#8044b8", "orange": "#ee7b16"}
-GAMES = ("parcheesi", "red-arse")
+GAMES = ("parcheesi", "red-arse", "ludo")
 PIECES = 4
 
 
@@ -62,6 +67,10 @@ def board_layout(game: str, options: int = 0) -> dict:
         from app.engine.red_arse_settings import settings
 
         return red_arse(settings(options)["board"])
+    if game == "ludo":
+        if options not in (0, 1):
+            raise ValueError("Ludo is played on the 4-arm or the 6-arm board.")
+        return ludo(6 if options else 4)
     raise ValueError(f"No game called {game!r}.")
 
 
@@ -252,4 +261,135 @@ def red_arse(seats: int) -> dict:
     view = [round(left, 3), round(top, 3), round(right - left, 3), round(bottom - top, 3)]
     return {"game": "red-arse", "board": seats, "view": view, "outline": outline,
             "cells": cells, "colors": colors, "places": places, "home_progress": None,
+            "nest_progress": -1}
+
+
+# -- Ludo ---------------------------------------------------------------------------------------
+
+LUDO_ARM = 6          # squares along an arm, from the centre out
+LUDO_HALF = 1.5       # half an arm's width (three squares)
+LUDO_MARGIN = 0.2     # the board's edge, outside the squares
+
+
+def _ludo_frame(a: int, arms: int):
+    """Arm ``a``'s direction out from the centre ``d`` and the direction ``p`` across it toward
+    the column pieces go out along (arm 0 points down; arms follow clockwise, as pieces move)."""
+    angle = 2 * math.pi * a / arms
+    return _rotate(0, 1, angle), _rotate(1, 0, angle)
+
+
+def _ludo_square(a: int, along: int, across: int, arms: int) -> tuple[float, float]:
+    """The centre of the square ``along`` (0 next to the centre .. 5 at the end) and ``across``
+    (-1 the column coming back in, 0 the home column, 1 the column going out) of arm ``a``."""
+    d, p = _ludo_frame(a, arms)
+    inner = LUDO_HALF / math.tan(math.pi / arms)  # the centre: a square or a hexagon of side 3
+    r = inner + 0.5 + along
+    return r * d[0] + across * p[0], r * d[1] + across * p[1]
+
+
+def _ludo_track(arms: int) -> dict[int, tuple[int, int, int]]:
+    """Square number -> (arm, along, across), as docs/rules/ludo.md numbers them: arm ``a`` goes
+    out along its +1 column (13a-7 .. 13a-2), across its end (13a-1) and back in along its -1
+    column (13a .. 13a+5, the color's exit 13a+1 the second of them)."""
+    track = 13 * arms
+    where = {}
+    for a in range(arms):
+        for k in range(LUDO_ARM):
+            where[(13 * a - 8 + k) % track + 1] = (a, k, 1)
+            where[(13 * a - 1 + k) % track + 1] = (a, LUDO_ARM - 1 - k, -1)
+        where[(13 * a - 2) % track + 1] = (a, LUDO_ARM - 1, 0)
+    return where
+
+
+def _ludo_outline(arms: int) -> list[list[float]]:
+    """The board's shape: the centre with an arm on each side, a margin outside the squares."""
+    inner = LUDO_HALF / math.tan(math.pi / arms)
+    half, end = LUDO_HALF + LUDO_MARGIN, inner + LUDO_ARM + LUDO_MARGIN
+    points = []
+    for a in range(arms):
+        d, p = _ludo_frame(a, arms)
+        _, pp = _ludo_frame(a - 1, arms)
+        # Where the previous arm's -p side meets this arm's +p side: x.p = half, x.pp = -half.
+        det = p[0] * pp[1] - p[1] * pp[0]
+        points.append(_point((half * pp[1] + half * p[1]) / det,
+                             (-half * pp[0] - half * p[0]) / det))
+        points.append(_point(end * d[0] + half * p[0], end * d[1] + half * p[1]))
+        points.append(_point(end * d[0] - half * p[0], end * d[1] - half * p[1]))
+    return points
+
+
+@cache
+def ludo(arms: int) -> dict:
+    """The Ludo board: the classic cross of 52 squares (4 arms) or six arms and 78 squares.
+
+    Each color owns the arm its home column runs up: red at the bottom, then clockwise. Its base
+    (where pieces wait at home) sits beside its exit, between its arm and the next; the goal is
+    the centre, a triangle of each color's at the foot of its home column.
+    """
+    board = {4: boards.LUDO_4, 6: boards.LUDO_6}[arms]
+    goal = board.home
+    inner = LUDO_HALF / math.tan(math.pi / arms)
+    where = _ludo_track(arms)
+    tilt = lambda a: {"angle": round(360 * a / arms)} if (360 * a / arms) % 90 else {}  # noqa: E731
+    squares = []
+    for n in range(1, board.track + 1):
+        a, along, across = where[n]
+        x, y = _point(*_ludo_square(a, along, across, arms))
+        exit_of = board.entries.index(n) if n in board.entries else None
+        squares.append({"x": x, "y": y, "shape": "square", **tilt(a),
+                        "kind": "entry" if exit_of is not None else "track",
+                        "safe": n in board.safe, "star": n in board.safe and exit_of is None,
+                        "square": n,
+                        "color": None if exit_of is None else board.color_names[exit_of],
+                        "place": None})
+    cells, colors = [], []
+    for c in range(arms):
+        color = _color(board, c)
+        d, p = _ludo_frame(c, arms)
+        # The base: in the gap between this arm and the next, on the line halfway between them.
+        bd = _rotate(0, 1, 2 * math.pi * (c + 0.5) / arms)
+        if arms == 4:
+            reach, size, spread = 4.5 * math.sqrt(2), 5.4, 1.2
+            cells.append({"x": _point(reach * bd[0], 0)[0], "y": _point(0, reach * bd[1])[1],
+                          "shape": "panel", "w": size, "h": size, "kind": "yard",
+                          "color": color["name"], "place": -1})
+        else:
+            reach, spread = 6.9, 0.8  # the gap between arms opens at 60 degrees from radius 3
+            cells.append({"x": _point(reach * bd[0], 0)[0], "y": _point(0, reach * bd[1])[1],
+                          "shape": "disc", "r": 1.85, "kind": "yard", "color": color["name"],
+                          "place": -1})
+        bx, by = reach * bd[0], reach * bd[1]
+        color["base"] = [_point(bx + sx * spread, by + sy * spread)
+                         for sx, sy in ((-1, -1), (1, -1), (-1, 1), (1, 1))]
+        cells += [{"x": x, "y": y, "shape": "disc", "r": 0.5, "kind": "yardspot",
+                   "color": color["name"], "place": -1} for x, y in color["base"]]
+        # The goal: this color's triangle of the centre, at the foot of its home column.
+        corner = inner / math.cos(math.pi / arms)
+        left, right = _rotate(d[0], d[1], -math.pi / arms), _rotate(d[0], d[1], math.pi / arms)
+        color["home"] = _point(0.62 * inner * d[0], 0.62 * inner * d[1])
+        cells.append({"x": color["home"][0], "y": color["home"][1], "shape": "polygon",
+                      "points": [[0.0, 0.0], _point(corner * left[0], corner * left[1]),
+                                 _point(corner * right[0], corner * right[1])],
+                      "kind": "goal", "color": color["name"], "place": goal})
+        track = [[squares[board.cell(c, q) - 1]["x"], squares[board.cell(c, q) - 1]["y"]]
+                 for q in range(board.last + 1)]
+        column = [_point(*_ludo_square(c, LUDO_ARM - 2 - m, 0, arms))
+                  for m in range(board.home_path)]
+        color["path"] = track + column
+        cells += [{"x": x, "y": y, "shape": "square", **tilt(c), "kind": "home",
+                   "color": color["name"], "place": board.last + 1 + m}
+                  for m, (x, y) in enumerate(column)]
+        colors.append(color)
+    outline = _ludo_outline(arms)
+    cells += squares
+    reach = [(x, y, 0) for x, y in outline]
+    for cell in cells:
+        r = cell.get("r") or max(cell.get("w", 0), cell.get("h", 0)) / 2 or 0.5
+        reach.append((cell["x"], cell["y"], r))
+    pad = 0.2
+    left, top = min(x - r for x, _, r in reach) - pad, min(y - r for _, y, r in reach) - pad
+    right, bottom = max(x + r for x, _, r in reach) + pad, max(y + r for _, y, r in reach) + pad
+    view = [round(left, 3), round(top, 3), round(right - left, 3), round(bottom - top, 3)]
+    return {"game": "ludo", "board": arms, "view": view, "outline": outline, "cells": cells,
+            "squares": squares, "colors": colors, "places": None, "home_progress": goal,
             "nest_progress": -1}
