@@ -224,7 +224,11 @@ class Parcheesi:
                     self._calm(pieces, pool, prey):
                 totals = self._two_dice(pieces, pool, prey, hops, search)
             else:
-                totals = [self._after(pieces, pool, prey, hop, search) for hop in hops]
+                totals, best = [], -1
+                for hop in hops:  # only totals as good as the best so far need be exact
+                    total = self._after(pieces, pool, prey, hop, search, best - 1)
+                    totals.append(total)
+                    best = max(best, total)
             best = max(totals)
             hops = [hop for hop, total in zip(hops, totals) if total == best]
         state.moves = moves = [_move(Move, hop[:4]) for hop in hops]
@@ -343,8 +347,9 @@ class Parcheesi:
                 return True
         return False
 
-    def _after(self, pieces, pool, prey, hop, search) -> int:
-        """The most values a play starting with ``hop`` uses."""
+    def _after(self, pieces, pool, prey, hop, search, floor: int = -1) -> int:
+        """The most values a play starting with ``hop`` uses, when that is above ``floor``;
+        otherwise some number no higher than ``floor`` (the caller already has as good)."""
         k, _, q, values, bonus = hop
         child = list(pieces)
         child[k] = q
@@ -367,27 +372,37 @@ class Parcheesi:
         # Which pawn stands where doesn't matter, unless a blockade's pair must be told apart.
         if not search[2]:
             child.sort()
-        return used + self._most(tuple(child), rest, prey, search)
+        return used + self._most(tuple(child), rest, prey, search, floor - used)
 
-    def _most(self, pieces: tuple, pool: tuple, prey: int, search: tuple) -> int:
+    def _most(self, pieces: tuple, pool: tuple, prey: int, search: tuple,
+              floor: int = -1) -> int:
         """The most values a play can still use from here with two values or more (bonuses
-        earned on the way count); remembered for the rest of the roll, as the same positions
-        come up again and again."""
+        earned on the way count), when that is above ``floor``; otherwise some number no
+        higher than ``floor``. Answers are remembered for the rest of the roll, as the same
+        positions come up again and again: exact ones as they are, "no more than c" as -1 - c.
+
+        Branch and bound: no play uses more than the bound, so a position whose bound is no
+        better than what the caller has is not searched, and the first play found that reaches
+        the bound settles it (when calm: the first that uses every value)."""
         walls, nostop, pairs, memo = search
         key = (pieces, pool, prey)
-        best = memo.get(key)
-        if best is None:
-            # No play uses more than the bound, so the first play found that reaches it
-            # settles it (when calm: the first that uses every value).
+        known = memo.get(key)
+        if known is not None:
+            if known >= 0:
+                return known
+            size = -1 - known
+        else:
             size = self._bound(pieces, pool, prey)
-            best = 0
-            for hop in self._hops(pieces, pool, prey, walls, nostop, pairs):
-                total = self._after(pieces, pool, prey, hop, search)
-                if total > best:
-                    best = total
-                    if best == size:
-                        break
-            memo[key] = best
+        if size <= floor:
+            return size
+        best = max(floor, 0)
+        for hop in self._hops(pieces, pool, prey, walls, nostop, pairs):
+            total = self._after(pieces, pool, prey, hop, search, best)
+            if total > best:
+                best = total
+                if best == size:
+                    break
+        memo[key] = best if best > floor else -1 - floor
         return best
 
     def _last(self, pieces: list, v: int, prey: int, search: tuple) -> int:
@@ -408,7 +423,8 @@ class Parcheesi:
             if p < 0 or q > home or span[p][v] & block:
                 continue
             if targets >> q & 1:
-                best = max(best, self._after(pieces, (v,), prey, (k, p, q, (v,), True), search))
+                best = max(best, self._after(pieces, (v,), prey, (k, p, q, (v,), True), search,
+                                             best))
             elif not best and not nostop >> q & 1 and not (
                     pairs and self._rejoins(pieces, pairs, k, q)):
                 best = 1
