@@ -124,6 +124,9 @@ class Match:
         """Resolve the chance node: the next dice of this game's stream."""
         if self.state.phase != ROLL:
             raise IllegalMove("it is not time to roll")
+        return self._roll()
+
+    def _roll(self) -> tuple[int, ...]:
         count, first, die = self.rules.dice_count, self.next_die, self.die
         dice = (die(first),) if count == 1 else (die(first), die(first + 1))
         self.next_die += count
@@ -140,6 +143,9 @@ class Match:
         moves = self.legal_moves()
         if self.state.phase != MOVE or not 0 <= index < len(moves):
             raise IllegalMove(f"no legal move number {index}")
+        return self._play(moves, index)
+
+    def _play(self, moves: list[Move], index: int) -> Move:
         move = moves[index]
         self.history.append(("move", self.state.turn, move))
         self.rules.play(self.state, move)
@@ -183,13 +189,15 @@ class Match:
 
         ``watch``, if given, is called after each step (the page's replay records positions).
         """
-        while reader.remaining:
-            phase = self.state.phase
+        state, take, legal_moves = self.state, reader.take, self.rules.legal_moves
+        while reader.remaining:  # a logged index is always below its radix: no checks
+            phase = state.phase
             if phase == ROLL:
-                reader.take(1)
-                self.roll()
+                take(1)
+                self._roll()
             elif phase == MOVE:
-                self.play(reader.take(len(self.legal_moves())))
+                moves = legal_moves(state)
+                self._play(moves, take(len(moves)))
             elif phase == CLAIM:
                 self.claim(reader.take(2) == 0)
             else:
