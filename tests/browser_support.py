@@ -408,3 +408,64 @@ def find_red_arse_decision(wanted, seeds: int = 100, steps: int = 4000, **table)
                 game.step()
                 taken.append("roll")
     raise AssertionError("no Red Arse game reaches the situation the test needs")
+
+
+# -- Ludo games played server-side ------------------------------------------------------------
+
+def ludo_game(seed: int, players: int = 3, board: int = 4, host: int = 0,
+              keys: Keys = KEYS, medals=()) -> Game:
+    """A Ludo table of ``players`` in the first colors (Ana red, Ben blue, Cleo green...) on the
+    ``board``-arm board, ``host`` the seat that created it, ``medals`` the seats' medals from
+    earlier games."""
+    from dataclasses import replace
+
+    medals = list(medals) + [(0, 0, 0)] * (players - len(medals))
+    seats = [Seat(name=RA_NAMES[i], color=i, medals=medals[i]) for i in range(players)]
+    game = Game.new("ludo", seats, keys, seed=seed.to_bytes(8, "big"),
+                    options=1 if board == 6 else 0)
+    return Game(replace(game.header, host=host), game.match, keys) if host else game
+
+
+def api_step(kind: str, what) -> object:
+    """A history entry as the API's step."""
+    if kind == "roll":
+        return "roll"
+    return {"from": what.src, "to": what.dst, "values": list(what.values)}
+
+
+def ludo_last_turn(seed: int, **table):
+    """A Ludo game played with random legal moves to its end, then taken back to the start of
+    its last turn: ``(game there, seat to move, the steps that end the game)``."""
+    import random
+
+    rng = random.Random(seed)
+    game, choices = ludo_game(seed, **table), []
+    while not game.over:
+        index = 0 if game.match.phase == "roll" else rng.randrange(len(game.match.legal_moves()))
+        game.step(index)
+        choices.append(index)
+    history = game.match.history  # one entry per step: Ludo has no claims
+    seat, start = history[-1][1], len(history)
+    while start and history[start - 1][1] == seat:
+        start -= 1
+    before = ludo_game(seed, **table)
+    for index in choices[:start]:
+        before.step(index)
+    return before, seat, [api_step(kind, what) for kind, _, what in history[start:]]
+
+
+def ludo_turn_of(seat: int, seed: int, turns: int = 8, **table) -> Game:
+    """A Ludo game played with random moves for at least ``turns`` turns, up to the start of a
+    turn of ``seat``."""
+    import random
+
+    rng = random.Random(seed)
+    game, passed, last = ludo_game(seed, **table), 0, None
+    while not game.over:
+        if game.match.turn != last:
+            passed, last = passed + 1, game.match.turn
+            if passed > turns and last == seat and game.match.phase == "roll":
+                return game
+        index = 0 if game.match.phase == "roll" else rng.randrange(len(game.match.legal_moves()))
+        game.step(index)
+    raise AssertionError("the game ended first")

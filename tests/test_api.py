@@ -75,7 +75,9 @@ def test_openapi_document_is_served_and_valid(client):
     assert response.status_code == 200
     validate(response.json)
     assert set(response.json["paths"]) >= {"/api/games", "/api/games/{token}",
-                                           "/api/games/{token}/moves", "/api/games/{token}/turn"}
+                                           "/api/games/{token}/moves", "/api/games/{token}/turn",
+                                           "/api/games/{token}/players",
+                                           "/api/games/{token}/rematch"}
 
 
 def test_board_layout_places_every_square(client):
@@ -267,7 +269,8 @@ def test_unknown_api_address_and_method_are_json_errors(client):
 def test_pages_send_a_content_security_policy_without_inline_script(client):
     import re
     game = create(client)
-    for path in ("/", "/rules/parcheesi", "/rules/red-arse", "/whats-new", f"/g/{game['token']}",
+    for path in ("/", "/rules/parcheesi", "/rules/red-arse", "/rules/ludo", "/whats-new",
+                 f"/g/{game['token']}",
                  "/nowhere"):
         response = client.get(path)
         csp = response.headers["Content-Security-Policy"]
@@ -734,3 +737,288 @@ def test_a_red_arse_view_lists_paths_for_moves_and_the_one_die(client):
     assert len(view["dice"]) == 1 and view["pool"] == view["dice"]
     for move in view["legal"]:
         assert move["path"][0] == move["from"] and move["path"][-1] == move["to"]
+
+
+# -- Ludo: the table's board and host, players joining, the results and the rematch -------------
+
+import browser_support  # noqa: E402
+
+
+def ludo_game(seed, **table):
+    return browser_support.ludo_game(seed, keys=KEYS, **table)
+
+
+def ludo_last_turn(seed, **table):
+    return browser_support.ludo_last_turn(seed, keys=KEYS, **table)
+
+
+def ludo_turn_of(seat, seed, **table):
+    return browser_support.ludo_turn_of(seat, seed, keys=KEYS, **table)
+
+
+LU_PLAYERS = [{"name": "Ana", "color": "green"}, {"name": "Ben", "color": "red"},
+              {"name": "Cleo", "color": "purple", "phone": "+1 415 555 0142"}]
+
+
+def lu_create(client, players=LU_PLAYERS, **body):
+    return client.post("/api/games", json={"game": "ludo", "players": players, **body})
+
+
+@pytest.mark.parametrize("size, squares, colors", [(None, 52, 4), ("4", 52, 4), ("6", 78, 6)])
+def test_ludo_board_layouts(client, size, squares, colors):
+    layout = client.get("/api/boards/ludo" + (f"?board={size}" if size else "")).json
+    assert layout["game"] == "ludo" and layout["board"] == colors
+    assert [c["square"] for c in layout["squares"]] == list(range(1, squares + 1))
+    assert len(layout["colors"]) == colors
+    assert all(len(c["path"]) == squares - 2 + 6 for c in layout["colors"])
+    assert layout["home_progress"] == squares + 4
+    for bad in ("5", "78", "", "six"):
+        assert_error(client.get(f"/api/boards/ludo?board={bad}"), 400)
+
+
+def test_a_ludo_table_keeps_its_board_and_its_host(client):
+    response = lu_create(client, settings={"board": 6}, host=2)
+    assert response.status_code == 201, response.json
+    view = response.json
+    assert view["game"] == "ludo" and view["settings"] == {"board": 6}
+    assert [s["name"] for s in view["seats"]] == ["Ben", "Ana", "Cleo"]  # red, green, purple
+    assert view["seats"][view["host"]]["name"] == "Cleo"
+    assert view["placed"] == [] and all(s["medals"] == [0, 0, 0] for s in view["seats"])
+    assert "a game of Ludo in Boardpass" in view["message"]["text"]
+    game = Game.from_token(view["token"], KEYS)
+    assert game.rules.board.track == 78 and game.header.host == view["host"]
+    page = client.get(f"/g/{view['token']}")
+    assert b'data-board="/api/boards/ludo?board=6"' in page.data
+    assert b"<title>Ludo" in page.data and b'href="/rules/ludo"' in page.data
+    # By default: the 52-square board, and the first player listed is the host.
+    plain = lu_create(client, players=LU_PLAYERS[:2]).json
+    assert plain["settings"] == {"board": 4} and plain["seats"][plain["host"]]["name"] == "Ana"
+    assert client.get(f"/g/{plain['token']}").data.count(b"board=4") == 1
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"settings": {"board": 5}}, "4-arm board of 52 squares"),
+    ({"settings": {"board": "6"}}, "4-arm board of 52 squares"),
+    ({"settings": {"board": 6, "off": []}}, "\"settings\" is an object with \"board\""),
+    ({"settings": [6]}, "\"settings\" is an object with \"board\""),
+    ({"host": 3}, "\"host\" is the number of the player"),
+    ({"host": "Ana"}, "\"host\" is the number of the player"),
+    ({"host": True}, "\"host\" is the number of the player"),
+    ({"settings": {"board": 4}, "players": LU_PLAYERS}, "Choose a color among red, blue, green, "
+                                                         "yellow."),
+    ({"players": LU_PLAYERS[:1], "settings": {}}, "Ludo takes 2 to 4 players on the 52-square "
+                                                  "board."),
+    ({"settings": {"board": 6}, "players": [{"color": c} for c in ("red", "blue", "green",
+                                                                    "yellow", "purple",
+                                                                    "orange", "red")]},
+     "Ludo takes 2 to 6 players on the 78-square board."),
+])
+def test_bad_ludo_tables_are_a_clear_400(client, body, words):
+    body = {"players": LU_PLAYERS, "settings": {"board": 6}, **body}
+    response = client.post("/api/games", json={"game": "ludo", **body})
+    assert_error(response, 400)
+    assert words in response.json["error"]["message"]
+
+
+def test_only_ludo_tables_have_a_host(client):
+    response = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS, "host": 1})
+    assert_error(response, 400)
+    assert response.json["error"]["message"] == "Parcheesi tables have no host."
+
+
+def test_the_host_adds_a_player_on_their_turn_and_the_turn_in_progress_goes_on(client):
+    game = ludo_turn_of(1, seed=7, players=2, host=1)  # Ana red and Ben blue; Ben is the host
+    token, host = game.token(), game.header.host
+    assert game.match.turn == host and game.match.steps
+    steps = ["roll"]
+    turn = client.post(f"/api/games/{token}/moves", json={"seat": host, "steps": steps}).json
+    response = client.post(f"/api/games/{token}/players", json={
+        "seat": host, "steps": steps,
+        "player": {"name": "Cleo", "color": "green", "phone": "+1 415 555 0199"}})
+    assert response.status_code == 201, response.json
+    added = response.json
+    assert added["token"] != token and added["url"].endswith(added["token"])
+    assert [s["name"] for s in added["seats"]] == ["Ana", "Ben", "Cleo"]
+    assert added["seats"][added["host"]]["name"] == "Ben"
+    assert added["pieces"][2] == [-1] * 4 and added["seats"][2]["has_phone"]
+    assert added["steps"] == len(game.match.steps) and added["message"] is None
+    assert "+14155550199" not in added["token"]
+    # The turn in progress plays on the new link to the same place, Cleo's pieces at home.
+    again = client.post(f"/api/games/{added['token']}/moves",
+                        json={"seat": added["host"], "steps": steps}).json
+    assert again["pieces"][:2] == turn["pieces"] and again["last_roll"] == turn["last_roll"]
+    # Green sits after blue: Cleo plays when Ben's turn is over.
+    steps, after = play_until_turn_over(client, client.get(f"/api/games/{added['token']}").json)
+    assert steps[0] == "roll" and after["turn"] == 2 and not after["seats"][2]["waiting"]
+
+
+def test_adding_a_player_is_the_host_s_and_needs_a_free_seat(client):
+    game = ludo_turn_of(0, seed=8, players=3)  # Ana, Ben, Cleo: red, blue, green; Ana hosts
+    token = game.token()
+    url = f"/api/games/{token}/players"
+    dev = {"name": "Dev", "color": "yellow"}
+    not_host = client.post(url, json={"seat": 1, "player": dev})
+    assert_error(not_host, 403)
+    assert not_host.json["error"] == {"code": "NotHost",
+                                      "message": "Only the host, Ana, can add players."}
+    taken = client.post(url, json={"seat": 0, "player": {"name": "Dev", "color": "blue"}})
+    assert_error(taken, 409)
+    assert taken.json["error"]["message"] == "Blue is taken. Free colors: yellow."
+    assert_error(client.post(url, json={"seat": 0, "player": {"color": "purple"}}), 400)
+    assert_error(client.post(url, json={"seat": 0, "player": "Dev"}), 400)
+    assert_error(client.post(url, json={"seat": 0}), 400)
+    assert_error(client.post(url, json={"seat": "0", "player": dev}), 400)
+    assert_error(client.post(url, json={"seat": 5, "player": dev}), 400)
+    assert_error(client.post(url, json={"seat": 0, "player": {**dev, "phone": "12"}}), 400)
+    assert_error(client.post(url, json={"seat": 0, "player": dev, "steps": "roll"}), 400)
+    full = client.post(url, json={"seat": 0, "player": dev})
+    assert full.status_code == 201
+    again = client.post(f"/api/games/{full.json['token']}/players",
+                        json={"seat": 0, "player": {"name": "Eve", "color": "yellow"}})
+    assert_error(again, 409)
+    assert again.json["error"] == {"code": "TableFull",
+                                   "message": "Every seat at this table is taken."}
+    # Not on someone else's turn: the host adds players on their own.
+    other = ludo_turn_of(1, seed=8, players=3)
+    response = client.post(f"/api/games/{other.token()}/players", json={"seat": 0, "player": dev})
+    assert_error(response, 409)
+    assert response.json["error"]["message"] == \
+        "Players join on the host's turn: it is Ben's turn now."
+
+
+def test_before_the_first_roll_the_host_adds_players_and_gets_a_new_invite(client):
+    view = lu_create(client, players=LU_PLAYERS[:2]).json
+    host = view["host"]
+    response = client.post(f"/api/games/{view['token']}/players",
+                           json={"seat": host, "player": {"name": "", "color": "blue"}})
+    assert response.status_code == 201, response.json
+    added = response.json
+    assert [s["color"] for s in added["seats"]] == ["red", "blue", "green"]
+    assert added["seats"][1]["name"] == "Player 3"  # the third player
+    assert added["seats"][added["host"]]["name"] == "Ana"
+    assert added["message"]["to"] == added["seats"][added["turn"]]["name"]
+    assert added["url"] in added["message"]["text"] and "invited" in added["message"]["text"]
+
+
+def test_a_turn_in_progress_that_would_change_is_refused(client):
+    # Before the first roll the new player rolls for first place too: a roll already made
+    # would not be the same roll any more.
+    for number in range(50):
+        game = ludo_game(number, players=2)
+        host = game.header.host
+        if game.match.turn != host:
+            continue
+        joined = game.add_player(link.Seat("Cleo", 2))
+        if joined.match.turn == joined.header.host:
+            continue
+        response = client.post(f"/api/games/{game.token()}/players", json={
+            "seat": host, "steps": ["roll"], "player": {"name": "Cleo", "color": "green"}})
+        assert_error(response, 409)
+        assert "The turn in progress can't go on" in response.json["error"]["message"]
+        return
+    raise AssertionError("no table found")
+
+
+def test_only_ludo_tables_take_players_and_finished_games_none(client):
+    view = create(client)
+    response = client.post(f"/api/games/{view['token']}/players",
+                           json={"seat": 0, "player": {"name": "Cy", "color": "blue"}})
+    assert_error(response, 422)
+    assert "Ludo only" in response.json["error"]["message"]
+    game, seat, steps = ludo_last_turn(11)
+    game.play_turn(seat, steps)
+    over = client.post(f"/api/games/{game.token()}/players",
+                       json={"seat": 0, "player": {"name": "Dev", "color": "yellow"}})
+    assert_error(over, 422)
+    assert over.json["error"]["message"] == "This game is over: start a rematch instead."
+
+
+def test_the_last_turn_shows_placings_and_medals_and_offers_the_host_the_final_link(client):
+    game, seat, steps = next(  # a last turn played by someone other than the host, Dev
+        (game, seat, steps) for game, seat, steps in (
+            ludo_last_turn(number, players=4, host=3) for number in range(12, 80)) if seat != 3)
+    token = game.token()
+    response = client.post(f"/api/games/{token}/turn", json={
+        "seat": seat, "steps": steps,
+        "seats": [{}, {}, {}, {"phone": "+1 415 555 0177"}]})
+    assert response.status_code == 200, response.json
+    final = response.json
+    assert final["phase"] == "over" and sorted(final["placed"]) == [0, 1, 2, 3]
+    assert final["winner"] == final["placed"][0]
+    won = {final["placed"][i]: medal for i, medal in enumerate(
+        ([1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]))}
+    assert [s["won"] for s in final["seats"]] == [won[i] for i in range(4)]
+    message = final["message"]
+    assert message["status"] == "game-over" and message["to"] == "Dev"
+    assert message["text"].endswith(final["url"] + "?host=1")
+    assert message["sms_href"].startswith("sms:+14155550177?&body=")
+    from app.sms import gsm7_length
+    assert gsm7_length(message["text"]) is not None
+    # Reading the final link gives the same results; an unfinished game awards nothing.
+    read = client.get(f"/api/games/{final['token']}").json
+    assert read["placed"] == final["placed"] and read["seats"][0]["won"] == won[0]
+    assert all(s["won"] == [0, 0, 0] for s in client.get(f"/api/games/{token}").json["seats"])
+
+
+def test_a_two_player_game_awards_gold_only(client):
+    game, seat, steps = ludo_last_turn(13, players=2)
+    game.play_turn(seat, steps)
+    view = client.get(f"/api/games/{game.token()}").json
+    assert sorted(map(tuple, (s["won"] for s in view["seats"]))) == [(0, 0, 0), (1, 0, 0)]
+    assert view["seats"][view["winner"]]["won"] == [1, 0, 0]
+
+
+def test_the_host_starts_a_rematch_with_the_medals_added(client):
+    game, seat, steps = ludo_last_turn(14, players=3, host=1)
+    game.play_turn(seat, steps)
+    token = game.token()
+    url = f"/api/games/{token}/rematch"
+    refused = client.post(url, json={"seat": 0})
+    assert_error(refused, 403)
+    assert refused.json["error"]["message"] == "Only the host, Ben, can start a rematch."
+    assert_error(client.post(url, json={}), 400)
+    assert_error(client.post(url, json={"seat": 9}), 400)
+    response = client.post(url, json={"seat": 1})
+    assert response.status_code == 201, response.json
+    again = response.json
+    assert again["steps"] == 0 and again["phase"] == "roll" and again["seed"] != game.header.seed.hex()
+    assert [s["name"] for s in again["seats"]] == ["Ana", "Ben", "Cleo"] and again["host"] == 1
+    placed = game.state.placed
+    assert again["seats"][placed[0]]["medals"] == [1, 0, 0]
+    assert again["seats"][placed[1]]["medals"] == [0, 1, 0]
+    assert again["seats"][placed[2]]["medals"] == [0, 0, 0]  # the last place: none
+    assert again["message"]["to"] == again["seats"][again["turn"]]["name"]
+    assert again["url"] in again["message"]["text"]
+    # No rematch before the end, nor for the other games.
+    early = client.post(f"/api/games/{again['token']}/rematch", json={"seat": 1})
+    assert_error(early, 422)
+    assert early.json["error"]["message"] == "The game isn't over yet."
+    assert_error(client.post(f"/api/games/{create(client)['token']}/rematch", json={"seat": 0}),
+                 422)
+
+
+def test_new_game_form_makes_a_ludo_table_with_its_host(client):
+    form = {"game": "ludo", "lu_board": "6", "lu_host": "4",
+            "lu_play0": "1", "lu_name0": "Ana", "lu_color0": "red",
+            "lu_play4": "1", "lu_name4": "Ben", "lu_color4": "purple",
+            "play0": "1", "color0": "yellow"}  # Parcheesi's part of the form is not read
+    response = client.post("/new", data=form)
+    assert response.status_code == 302, response.data
+    token = response.headers["Location"].split("/g/")[1].split("?")[0]
+    view = client.get(f"/api/games/{token}").json
+    assert view["game"] == "ludo" and view["settings"] == {"board": 6}
+    assert view["seats"][view["host"]]["name"] == "Ben"
+    refused = client.post("/new", data={**form, "lu_board": "4"})
+    assert refused.status_code == 400
+    assert "Choose a color among red, blue, green, yellow." in refused.data.decode()
+    assert client.post("/new", data={**form, "lu_board": "5"}).status_code == 400
+
+
+def test_home_offers_ludo_and_its_rules_page(client):
+    home = client.get("/").data.decode()
+    for needle in ('name="game" value="ludo"', 'name="lu_board" value="6"', 'name="lu_play5"',
+                   'name="lu_host"', 'href="/rules/ludo"'):
+        assert needle in home
+    page = client.get("/rules/ludo")
+    assert page.status_code == 200 and b"How to play Ludo" in page.data
+    assert b"never wins a medal" in page.data

@@ -12,7 +12,7 @@ from .red_arse import RedArse
 _RULES = {"parcheesi": Parcheesi, "red-arse": RedArse, "ludo": Ludo}
 
 ALL = tuple(_RULES)  # every rule set: the command line plays them all
-NAMES = ("parcheesi", "red-arse")  # the games the web app offers (Ludo's pages are to come)
+NAMES = ("parcheesi", "red-arse", "ludo")  # the games the web app offers
 TITLES = {"parcheesi": "Parcheesi", "red-arse": "Red Arse", "ludo": "Ludo"}
 
 

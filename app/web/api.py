@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 
 from flask import Blueprint, current_app, jsonify, request, send_from_directory, url_for
 
@@ -22,6 +23,34 @@ from app.web.layout import board_layout
 from app.web.views import game_view, load
 
 bp = Blueprint("api", __name__)
+
+# What this module says to people (errors and the results text), in one place for translation.
+MESSAGES = {
+    "ludo_board": "Ludo is played on the 4-arm board of 52 squares (up to 4 players) or the "
+                  "6-arm board of 78 squares (up to 6) (\"board\": 4 or 6).",
+    "ludo_settings": "\"settings\" is an object with \"board\": 4 (52 squares, up to 4 players) "
+                     "or 6 (78 squares, up to 6).",
+    "players_on_board": "{title} takes 2 to {seats} players on the {squares}-square board.",
+    "host": "\"host\" is the number of the player creating the game in \"players\" (0 for the "
+            "first).",
+    "no_host": "{title} tables have no host.",
+    "seat": "Say which seat is asking (\"seat\": a number).",
+    "no_seat": "There is no such seat in this game.",
+    "player": "\"player\" is an object with a name, a color and (optional) a phone number.",
+    "not_host": "Only the host, {host}, can {what}.",
+    "add_players": "add players",
+    "start_rematch": "start a rematch",
+    "not_hosts_turn": "Players join on the host's turn: it is {name}'s turn now.",
+    "no_joining": "Players join a table of Ludo only; this game keeps its players.",
+    "joining_over": "This game is over: start a rematch instead.",
+    "table_full": "Every seat at this table is taken.",
+    "color_taken": "{color} is taken. Free colors: {free}.",
+    "turn_lost": "The turn in progress can't go on once a player joins now: add them before "
+                 "rolling, or on your next turn. ({reason})",
+    "no_rematch": "Rematches are for Ludo tables: start a new game instead.",
+    "results": "Our game of {title} in Boardpass is over. See the results (and start a rematch): "
+               "{url}",
+}
 
 STATUS = {
     "OversizedLink": 414,  # the link is part of the address
@@ -41,6 +70,18 @@ class WrongSeat(ValueError):
 
 class NotJson(BadRequest):
     status = 415
+
+
+class NotHost(ValueError):
+    """Something only the table's host may do."""
+
+    status = 403
+
+
+class TableFull(ValueError):
+    """No free seat, or not that color: the table is as it was."""
+
+    status = 409
 
 
 def _keys():
@@ -73,7 +114,7 @@ def openapi():
 
 @bp.get("/boards/<game>")
 def board(game):
-    """The board's drawing; Red Arse's ``?board=4`` (the default) or ``?board=6``."""
+    """The board's drawing; Red Arse's and Ludo's ``?board=4`` (the default) or ``?board=6``."""
     if game not in GAMES:
         raise BadRequest(f"No game called {game!r}.")
     size = request.args.get("board")
@@ -82,6 +123,10 @@ def board(game):
             raise BadRequest("Red Arse is played on the 4-player or the 6-player board "
                              "(board=4 or board=6).")
         options = red_arse_settings.options_for(int(size or 4))
+    elif game == "ludo":
+        if size not in (None, "4", "6"):
+            raise BadRequest(MESSAGES["ludo_board"].replace('"board": ', "board="))
+        options = ludo_options(int(size or 4))
     elif size is not None:
         raise BadRequest(f"{TITLES[game]} has one board.")
     else:
@@ -94,8 +139,9 @@ def board(game):
 
 @bp.post("/games")
 def create():
-    """Create a game: ``{"game", "players": [{"name", "color", "phone"?}], "settings"?}``;
-    Red Arse's settings are ``{"board": 4 or 6, "off": [house rules switched off]}``."""
+    """Create a game: ``{"game", "players": [{"name", "color", "phone"?}], "settings"?,
+    "host"?}``; Red Arse's settings are ``{"board": 4 or 6, "off": [house rules switched off]}``,
+    Ludo's ``{"board": 4 or 6}``; Ludo's ``host`` is the creator's place in ``players``."""
     data = _json()
     game = data.get("game", "parcheesi")
     if not isinstance(game, str) or game not in GAMES:
@@ -103,17 +149,52 @@ def create():
                          "\"game\" is a game's name.")
     options = parse_settings(game, data.get("settings"))
     seats = parse_players(game, data.get("players"), options)
-    played = Game.new(game, seats, _keys(), options=options)
+    host = parse_host(game, data.get("host"), data["players"], seats, options)
+    played = new_game(game, seats, options, host)
     token = played.token()
     body = _with_link(game_view(played, token), token)
     body["message"] = _send(played, None, body["url"], deliver=False)
     return jsonify(body), 201
 
 
+def new_game(game: str, seats: list[Seat], options: int, host: int = 0) -> Game:
+    """A new game; ``host`` (Ludo) is the seat of the player who created it."""
+    played = Game.new(game, seats, _keys(), options=options)
+    if host:
+        played = Game(replace(played.header, host=host), played.match, played.keys)
+    return played
+
+
+def ludo_options(board: int) -> int:
+    """Ludo's link options for a table of up to ``board`` (4 or 6) players."""
+    return 1 if board == 6 else 0
+
+
+def parse_host(game: str, host, players: list, seats: list[Seat], options: int) -> int:
+    """The creator's seat (seats are sorted) from their place in the request's ``players``
+    (Ludo; the first player listed by default)."""
+    if game != "ludo":
+        if host is not None:
+            raise BadRequest(MESSAGES["no_host"].format(title=TITLES[game]))
+        return 0
+    host = 0 if host is None else host
+    if type(host) is not int or not 0 <= host < len(players):
+        raise BadRequest(MESSAGES["host"])
+    color = rules_for(game, options).board.color_names.index(players[host]["color"])
+    return next(i for i, seat in enumerate(seats) if seat.color == color)
+
+
 def parse_settings(game: str, settings) -> int:
     """The link's options for a game's table settings (see ``red_arse_settings``)."""
     if settings is None or settings == {}:
         return 0
+    if game == "ludo":
+        if not isinstance(settings, dict) or not set(settings) <= {"board"}:
+            raise BadRequest(MESSAGES["ludo_settings"])
+        board = settings.get("board", 4)
+        if type(board) is not int or board not in (4, 6):
+            raise BadRequest(MESSAGES["ludo_board"])
+        return ludo_options(board)
     if game != "red-arse":
         raise BadRequest(f"{TITLES[game]} has no settings.")
     if not isinstance(settings, dict) or not set(settings) <= {"board", "off"}:
@@ -138,33 +219,40 @@ def parse_players(game: str, players, options: int = 0) -> list[Seat]:
     rules = rules_for(game, options)
     names = rules.board.color_names
     if not isinstance(players, list) or not 2 <= len(players) <= len(names):
+        if game == "ludo":
+            raise BadRequest(MESSAGES["players_on_board"].format(
+                title=TITLES[game], seats=len(names), squares=rules.board.track))
         board = f" on the {len(names)}-player board" if game == "red-arse" else ""
         raise BadRequest(f"{TITLES[game]} takes 2 to {len(names)} players{board}.")
-    seats = []
-    for i, player in enumerate(players):
-        if not isinstance(player, dict):
-            raise BadRequest("Each player is an object with a name and a color.")
-        name = player.get("name") or ""
-        if not isinstance(name, str):
-            raise BadRequest("A name is text.")
-        name = name.strip() or f"Player {i + 1}"
-        color = player.get("color")
-        if color not in names:
-            raise BadRequest(f"Choose a color among {', '.join(names)}.")
-        phone = player.get("phone") or None
-        if phone is not None and not isinstance(phone, str):
-            raise BadRequest("A phone number is text.")
-        try:
-            if phone:
-                phone = sms.normalize_phone(phone)
-            seats.append(Seat(name=name, color=names.index(color), phone=phone))
-        except ValueError as error:
-            raise BadRequest(str(error)) from None
+    seats = [parse_player(player, names, i + 1) for i, player in enumerate(players)]
     colors = [s.color for s in seats]
     if len(set(colors)) != len(colors):
         raise BadRequest("Each player needs a different color.")
     seats.sort(key=lambda s: s.color)  # turns go around the board in the direction of play
     return seats
+
+
+def parse_player(player, names: tuple[str, ...], number: int) -> Seat:
+    """One player from a request: ``{"name", "color", "phone"?}``, a color among ``names``; a
+    blank name is "Player <number>"."""
+    if not isinstance(player, dict):
+        raise BadRequest("Each player is an object with a name and a color.")
+    name = player.get("name") or ""
+    if not isinstance(name, str):
+        raise BadRequest("A name is text.")
+    name = name.strip() or f"Player {number}"
+    color = player.get("color")
+    if color not in names:
+        raise BadRequest(f"Choose a color among {', '.join(names)}.")
+    phone = player.get("phone") or None
+    if phone is not None and not isinstance(phone, str):
+        raise BadRequest("A phone number is text.")
+    try:
+        if phone:
+            phone = sms.normalize_phone(phone)
+        return Seat(name=name, color=names.index(color), phone=phone)
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
 
 
 @bp.get("/games/<token>")
@@ -217,6 +305,87 @@ def finish(token):
 
 
 CLAIM_SECONDS = 5  # what the rules give the player; the server allows for the network
+
+
+@bp.post("/games/<token>/players")
+def add_player(token):
+    """The host adds a player to a Ludo table (``{"seat": host, "player": {"name", "color",
+    "phone"?}, "steps"?}``): the same game with the new seat, as a new link. ``steps`` is the
+    host's turn in progress, checked to go on the same on the new link."""
+    data = _json()
+    seat = _seat_number(data)
+    played, _ = load(token, _keys())
+    if not hasattr(played.rules, "join"):
+        raise TurnError(MESSAGES["no_joining"])
+    if played.over:
+        raise TurnError(MESSAGES["joining_over"])
+    seats, host = played.header.seats, played.header.host
+    _check_host(played, seat, MESSAGES["add_players"])
+    if played.match.steps and played.match.turn != host:  # before the first roll: any time
+        raise WrongSeat(MESSAGES["not_hosts_turn"].format(name=seats[played.match.turn].name))
+    steps = data.get("steps", [])
+    if not isinstance(steps, list) or len(steps) > 200:
+        raise BadRequest("\"steps\" is a list of \"roll\" and moves.")
+    names = played.rules.board.color_names
+    if not isinstance(data.get("player"), dict):
+        raise BadRequest(MESSAGES["player"])
+    if len(seats) >= len(names):
+        raise TableFull(MESSAGES["table_full"])
+    player = parse_player(data["player"], names, len(seats) + 1)
+    taken = {s.color for s in seats}
+    if player.color in taken:
+        free = [n for c, n in enumerate(names) if c not in taken]
+        raise TableFull(MESSAGES["color_taken"].format(color=names[player.color].capitalize(),
+                                                       free=", ".join(free)))
+    try:
+        joined = played.add_player(player)
+    except TurnError as error:
+        raise TableFull(str(error)) from None
+    new_token = joined.token()
+    if steps:
+        mover = seats[played.match.turn].color
+        check = Game.from_token(new_token, _keys())
+        try:
+            check.play_turn(next(i for i, s in enumerate(joined.header.seats) if s.color == mover),
+                            steps, now=time.time())
+        except TurnError as error:
+            raise WrongSeat(MESSAGES["turn_lost"].format(reason=error)) from None
+    body = _with_link(game_view(joined, new_token), new_token)
+    body["message"] = (_send(joined, None, body["url"], deliver=False)
+                       if not joined.match.steps else None)
+    return jsonify(body), 201
+
+
+@bp.post("/games/<token>/rematch")
+def rematch(token):
+    """The host starts a new game at the same table once this one is over (``{"seat":
+    host}``): the new game's link and its invite for the first player."""
+    data = _json()
+    seat = _seat_number(data)
+    played, _ = load(token, _keys())
+    if played.header.game != "ludo":
+        raise TurnError(MESSAGES["no_rematch"])
+    _check_host(played, seat, MESSAGES["start_rematch"])
+    again = played.rematch()  # TurnError (422) before the end
+    new_token = again.token()
+    body = _with_link(game_view(again, new_token), new_token)
+    body["message"] = _send(again, None, body["url"], deliver=False)
+    return jsonify(body), 201
+
+
+def _seat_number(data: dict) -> int:
+    seat = data.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise BadRequest(MESSAGES["seat"])
+    return seat
+
+
+def _check_host(played: Game, seat: int, what: str) -> None:
+    seats = played.header.seats
+    if not 0 <= seat < len(seats):
+        raise BadRequest(MESSAGES["no_seat"])
+    if seat != played.header.host:
+        raise NotHost(MESSAGES["not_host"].format(host=seats[played.header.host].name, what=what))
 
 
 def _may_text(played: Game, known: set) -> bool:
@@ -274,8 +443,14 @@ def _send(played: Game, mover: str | None, url: str, deliver: bool = True) -> di
     "Send to" button), so nobody gets a text from a stranger's number unasked.
     """
     if played.over:
-        return {"to": None, "text": None, "status": "game-over", "error": None,
-                "sms_href": None}
+        if played.header.game != "ludo":
+            return {"to": None, "text": None, "status": "game-over", "error": None,
+                    "sms_href": None}
+        # Nobody is texted; the page offers the host the final link (their rematch is there).
+        host = played.header.seats[played.header.host]
+        text = MESSAGES["results"].format(title=TITLES[played.header.game], url=url + "?host=1")
+        return {"to": host.name, "text": text, "status": "game-over", "error": None,
+                "sms_href": sms.sms_href(host.phone, text)}
     to = played.header.seats[played.match.turn]
     text = sms.turn_message(mover, to.name, url, TITLES[played.header.game])
     if deliver and to.phone:

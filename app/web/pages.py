@@ -14,7 +14,8 @@ from app.engine.games import NAMES as GAMES, TITLES, rules_for
 from app.link import LinkError
 from app.play import ClaimMissed, Game, TurnError
 from app.web import ROOT
-from app.web.api import STATUS, BadRequest, NotJson, WrongSeat, parse_players, parse_settings
+from app.web.api import (STATUS, BadRequest, NotHost, NotJson, TableFull, WrongSeat, ludo_options,
+                         new_game as create_game, parse_host, parse_players, parse_settings)
 
 bp = Blueprint("pages", __name__)
 
@@ -27,10 +28,10 @@ def product():
 
 
 # The New game form: each game's seats have their own fields (``play0``, ``name0``... for
-# Parcheesi, ``ra_play0``... for Red Arse), so the form works without JavaScript; the page's
-# script only shows the chosen game's part.
-FIELD_PREFIX = {"parcheesi": "", "red-arse": "ra_"}
-DEFAULT_SEATS = {"parcheesi": (0, 2), "red-arse": (0, 2)}
+# Parcheesi, ``ra_play0``... for Red Arse, ``lu_play0``... for Ludo), so the form works without
+# JavaScript; the page's script only shows the chosen game's part.
+FIELD_PREFIX = {"parcheesi": "", "red-arse": "ra_", "ludo": "lu_"}
+DEFAULT_SEATS = {"parcheesi": (0, 2), "red-arse": (0, 2), "ludo": (0, 2)}
 
 
 @bp.app_context_processor
@@ -49,6 +50,8 @@ def _home(form=None, error=None):
 
 def _widest(game: str) -> int:
     """The options of the game's biggest board (every color the form may offer)."""
+    if game == "ludo":
+        return ludo_options(6)
     return red_arse_settings.options_for(6) if game == "red-arse" else 0
 
 
@@ -68,23 +71,31 @@ def new_game():
     try:
         options = parse_settings(game, _form_settings(game, form))
         names = rules_for(game, _widest(game)).board.color_names
-        players = []
+        players, host = [], None
         for i in range(len(names)):
             if form.get(f"{prefix}play{i}"):  # a blank name is the placeholder, numbered by color
+                if game == "ludo" and form.get("lu_host") == str(i):
+                    host = len(players)
                 players.append({"name": form.get(f"{prefix}name{i}", "").strip() or f"Player {i + 1}",
                                 "color": form.get(f"{prefix}color{i}"),
                                 "phone": form.get(f"{prefix}phone{i}", "")})
         seats = parse_players(game, players, options)
+        host = parse_host(game, host, players, seats, options)
     except BadRequest as error:
         return _home(form, str(error)), 400
-    played = Game.new(game, seats, current_app.config["KEYS"], options=options)
+    played = create_game(game, seats, options, host)
     local = "1" if form.get("local") else None
     return redirect(url_for("pages.game", token=played.token(), new=1, local=local))
 
 
 def _form_settings(game: str, form) -> dict | None:
     """Red Arse's board and house rules from the form: a rule is on when its box is ticked (a
-    form without the rules' boxes, ``rules_shown``, keeps them all on)."""
+    form without the rules' boxes, ``rules_shown``, keeps them all on); Ludo's board."""
+    if game == "ludo":
+        board = form.get("lu_board", "4")
+        if board not in ("4", "6"):
+            raise BadRequest("Ludo is played at a table of up to 4 or up to 6 players.")
+        return {"board": int(board)}
     if game != "red-arse":
         return None
     board = form.get("board", "4")
@@ -101,6 +112,8 @@ def board_url(played: Game) -> str:
     if played.header.game == "red-arse":
         size = red_arse_settings.settings(played.header.options)["board"]
         return url_for("api.board", game="red-arse", board=size)
+    if played.header.game == "ludo":
+        return url_for("api.board", game="ludo", board=6 if played.header.options else 4)
     return url_for("api.board", game=played.header.game)
 
 
@@ -141,6 +154,8 @@ def link_error(error):
 @bp.app_errorhandler(BadRequest)
 @bp.app_errorhandler(NotJson)
 @bp.app_errorhandler(WrongSeat)
+@bp.app_errorhandler(NotHost)
+@bp.app_errorhandler(TableFull)
 def request_error(error):
     return _error("That request can't be answered", str(error), error.status,
                   type(error).__name__)

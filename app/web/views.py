@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from app.engine import red_arse_settings
 from app.engine.core import MOVE, OVER
-from app.play import Game
+from app.play import Game, medals
 
 
 class Recorder:
@@ -79,6 +79,9 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
     state = match.state
     seat = state.turn if match.phase != OVER else state.winner
     names = rules.board.color_names
+    # This game's medals (Ludo, once it is over); the seats' "medals" are earlier games'.
+    won = medals(state.placed, len(header.seats)) if match.phase == OVER and \
+        hasattr(state, "placed") else [(0, 0, 0)] * len(header.seats)
     view = {
         "game": header.game,
         "token": token,
@@ -95,7 +98,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         "pieces": [list(p) for p in state.pos],
         "seats": [
             {"seat": i, "name": s.name, "color": names[s.color], "bot": s.bot,
-             "has_phone": s.phone is not None, "medals": list(s.medals),
+             "has_phone": s.phone is not None, "medals": list(s.medals), "won": list(won[i]),
              "waiting": i in getattr(state, "waiting", ())}
             for i, s in enumerate(header.seats)
         ],

@@ -1,5 +1,5 @@
-// The New game form, enhanced: only the chosen game's part shows, and on Red Arse's 4-player
-// board the 6-player board's extra colors hide. Hidden fields are disabled so they aren't sent.
+// The New game form, enhanced: only the chosen game's part shows, and on a 4-player board (Red
+// Arse's, or a Ludo table of up to 4) the 6-player board's extra colors hide. Hidden fields are disabled so they aren't sent.
 // Without this script the form still works: every part shows and the server reads the chosen
 // game's fields.
 
@@ -15,8 +15,9 @@ function update() {
   for (const table of form.querySelectorAll("section.table")) {
     const chosen = table.dataset.game === game;
     show(table, chosen);
-    if (!chosen || game !== "red-arse") continue;
-    const board = +form.querySelector("input[name=board]:checked").value;
+    const size = table.querySelector("input[data-board]:checked");
+    if (!chosen || !size) continue;
+    const board = +size.value;
     for (const seat of table.querySelectorAll("fieldset.player")) {
       show(seat, +seat.dataset.seat < board);
     }
@@ -26,7 +27,7 @@ function update() {
 if (form) {
   form.classList.add("enhanced");
   form.addEventListener("change", (event) => {
-    if (event.target.name === "game" || event.target.name === "board") update();
+    if (event.target.name === "game" || event.target.hasAttribute("data-board")) update();
   });
   update();
 }
