@@ -17,6 +17,7 @@ export class Board {
     this.home = layout.home_progress;  // null when pieces never share a Home spot (Red Arse)
     svg.setAttribute("viewBox", layout.view.join(" "));
     svg.classList.toggle("holes", !!layout.places);
+    svg.dataset.game = layout.game;
     svg.replaceChildren();
     const defs = el("defs", {}, svg);
     const marker = el("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: "8", refY: "5",
@@ -53,12 +54,18 @@ export class Board {
         class: kind, fill: color.fill }, g);
     } else if (cell.shape === "disc") {
       el("circle", { cx: x, cy: y, r: cell.r, class: kind, fill: color.fill }, g);
+    } else if (cell.shape === "polygon") {
+      el("polygon", { points: cell.points.map((p) => p.join(",")).join(" "), class: kind,
+        fill: color.fill, ...place }, g);
     } else if (cell.shape === "square") {
       const cls = kind === "home" ? "homepath" : `square${cell.safe ? " safe" : ""}${
         kind === "entry" ? ` entry-${cell.color}` : ""}`;
-      el("rect", { x: x - 0.45, y: y - 0.45, width: 0.9, height: 0.9, class: cls,
+      // Squares of a slanted arm (the six-arm Ludo board) turn about their centre.
+      const turn = cell.angle ? { transform: `rotate(${cell.angle} ${x} ${y})` } : {};
+      el("rect", { x: x - 0.45, y: y - 0.45, width: 0.9, height: 0.9, class: cls, ...turn,
         ...(kind === "home" ? { fill: color.fill } : {}), ...place }, g);
-      if (cell.safe) el("circle", { cx: x, cy: y, r: 0.32, class: "safering" }, g);
+      if (cell.star) el("polygon", { points: star(x, y, 0.4, 0.17), class: "safestar" }, g);
+      else if (cell.safe) el("circle", { cx: x, cy: y, r: 0.32, class: "safering" }, g);
     } else if (kind === "inside") {
       el("polygon", { points: star(x, y, 0.56, 0.26), class: "star", ...place }, g);
       el("circle", { cx: x, cy: y, r: 0.24, class: "hole inside", ...place }, g);
@@ -111,7 +118,8 @@ export class Board {
     return path.map((p) => this.spot(c, p, m.piece));
   }
 
-  // Draw every piece; `seats` gives each seat's color index.
+  // Draw every piece; `seats` gives each seat's color index. Pieces sharing a spot are drawn
+  // side by side (Ludo lets any number share a square).
   place(pieces, seats) {
     this.pieceLayer.replaceChildren();
     this.pieceNodes = [];
@@ -122,8 +130,10 @@ export class Board {
         const key = `${x},${y}`;
         const n = stacks.get(key) || 0;
         stacks.set(key, n + 1);
-        if (n) { x += 0.2; y += 0.2; }
-        else if (countAt(pieces, seats, this, x, y) > 1) { x -= 0.2; y -= 0.2; }
+        if (n) {
+          const [dx, dy] = STACK[(n - 1) % STACK.length];
+          x += dx; y += dy;
+        } else if (countAt(pieces, seats, this, x, y) > 1) { x -= 0.2; y -= 0.2; }
       }
       const node = el("circle", { cx: x, cy: y, r: 0.36, class: "piece",
         fill: this.layout.colors[seats[s]].fill, "data-seat": s, "data-piece": k,
@@ -173,6 +183,9 @@ export class Board {
     }
   }
 }
+
+// Where the second, third... piece on a spot goes, from its centre (the first goes up-left).
+const STACK = [[0.2, 0.2], [0.2, -0.2], [-0.2, 0.2], [0, 0]];
 
 function countAt(pieces, seats, board, x, y) {
   let n = 0;

@@ -4,6 +4,73 @@
 
 import { Board, activate, sleep } from "./board.js";
 
+// -- every word this page shows, in one place -----------------------------------------------------
+
+const ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
+const MEDALS = ["gold", "silver", "bronze"];  // class names, not words
+const TEXT = {
+  // What a game calls its pieces and dice.
+  words: {
+    parcheesi: { piece: "pawn", dice: "the dice" },
+    "red-arse": { piece: "marble", dice: "the die" },
+    ludo: { piece: "piece", dice: "the die" },
+  },
+  sentBack: {
+    parcheesi: (who, whom) => `${who} sent ${whom}'s pawn back to the nest`,
+    "red-arse": (who, whom) => `${who} sent ${whom}'s marble back to base`,
+    ludo: (who, whom) => `${who} sent ${whom}'s piece home`,
+  },
+  ordinal: (n) => ORDINALS[n - 1] || `${n}th`,
+  raided: (who, whom) => `${who} raided ${whom}'s home`,
+  reachedGoal: (who) => `${who} brought a piece to the goal`,
+  finished: (who, place) => `${who} finished ${TEXT.ordinal(place)}`,
+  lastPlace: (who, place) => `${who} takes the last place (${TEXT.ordinal(place)})`,
+  rolledFeed: (who, dice) => `${who} rolled ${dice.join("-")}`,
+  rolled: (who, dice) => `${who} rolled ${dice.join(" and ")}`,
+  moveFeed: (who, label) => `${who}: ${label}`,
+  reroll: (who, claimed) => `${who}: re-roll ${claimed ? "claimed" : "missed"}`,
+  firstRolls: (again, totals) => `${again ? "Tie, roll again: " : "Who goes first: "}${totals}`,
+  toPlay: (pool) => `to play: ${pool.join(", ")}`,
+  wins: (who) => `${who} wins!`,
+  turnDone: (who, next) => `${who}, your turn is done. Send it to ${next}.`,
+  movedClaim: (who) => `${who} moved.`,
+  doubles: (who) => `Doubles! ${who}, roll again.`,
+  rollAgain: (who) => `${who}, roll again.`,
+  yourTurn: (who, dice) => `${who}, your turn: roll ${dice}.`,
+  tap: (who, piece) => `${who}: tap a ${piece} or a landing spot.`,
+  whichMove: "Which move?",
+  showMoves: (piece, n) => `${piece[0].toUpperCase()}${piece.slice(1)} ${n}: show its moves`,
+  sendTurn: "Send turn",
+  finishGame: "Finish the game",
+  gameOver: (who) => `Game over: ${who} wins.`,
+  texted: (to) => `Texted the link to ${to}.`,
+  sendYourself: (error) => `${error} Send it yourself:`,
+  created: (to) => `Game created. ${to} goes first: send them the link.`,
+  createdLocal: (to) => `Game created. ${to} goes first: pass them the phone.`,
+  passPhone: (to) => `Pass the phone to ${to}.`,
+  sendLink: (to) => `Send the link to ${to}:`,
+  sendTo: (to) => `Send to ${to}`,
+  copied: "Copied",
+  newGame: (to) => `New game: ${to} goes first.`,
+  sent: (to) => `Sent. ${to} is next.`,
+  isNext: (to) => `${to} is next.`,
+  older: "This is an older link for this game: you have already seen a newer one. ",
+  newest: "Open the newest link",
+  noAnswer: "The server didn't answer.",
+  httpError: (status) => `Error ${status}`,
+  // Ludo's table: results, medals, rematch, players joining.
+  medals: ["Gold medal", "Silver medal", "Bronze medal"],
+  resultsTo: (host) => `Game over. Send the results to ${host}, the host: the rematch is on `
+    + "their page.",
+  resultsHere: "Game over. The final link:",
+  hostDecides: (host) => `${host}, the host, can start a rematch from this page.`,
+  iAmHost: (host) => `I'm ${host}`,
+  rematching: "Starting the rematch…",
+  adding: "Adding…",
+  added: (name) => `${name} joins the game.`,
+  chooseColor: "Choose a color.",
+};
+
 const app = document.getElementById("app");
 const $ = (id) => document.getElementById(id);
 
@@ -15,12 +82,14 @@ let selected = null;
 let busy = false;
 let claimTicket = null;  // the re-roll claim window being timed (see armClaim)
 
-// What a game calls its pieces and dice.
-const WORDS = {
-  parcheesi: { piece: "pawn", base: "the nest", dice: "the dice" },
-  "red-arse": { piece: "marble", base: "base", dice: "the die" },
-};
-function words() { return WORDS[board.layout.game] || WORDS.parcheesi; }
+const params = new URLSearchParams(location.search);
+let turnLines = [];     // feed lines for this turn's steps (captures, the goal), by step index
+let finalView = null;   // a finished game's last link, once there is one (Ludo's rematch)
+let turnSent = false;   // this page's turn is sent: the page is done
+let hostHere = !!params.get("host");  // the page is the host's (a finished game's rematch)
+
+function words() { return TEXT.words[board.layout.game] || TEXT.words.parcheesi; }
+function isLudo() { return board.layout.game === "ludo"; }
 
 // Each seat's color as its index in the board layout.
 function colorOf(seat) { return board.layout.colors.findIndex((c) => c.name === seat.color); }
@@ -75,9 +144,9 @@ async function call(url, body) {
   const response = await fetch(url, body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
-  const data = await response.json().catch(() => ({ error: { message: "The server didn't answer." } }));
+  const data = await response.json().catch(() => ({ error: { message: TEXT.noAnswer } }));
   if (!response.ok) {
-    const error = new Error(data.error ? data.error.message : `Error ${response.status}`);
+    const error = new Error(data.error ? data.error.message : TEXT.httpError(response.status));
     error.code = data.error ? data.error.code : null;
     throw error;
   }
@@ -91,7 +160,15 @@ async function submit(newSteps, restoring = false) {
   let failure = null;
   try {
     const next = await call(app.dataset.moves, { seat: base.turn, steps: newSteps });
+    const before = view;
+    const oneMore = newSteps.length === steps.length + 1;
     steps = (next.turn_steps || newSteps).map(plainStep);
+    turnLines = turnLines.slice(0, oneMore ? steps.length - 1 : steps.length);
+    const last = steps[steps.length - 1];
+    if (oneMore && last && last.from !== undefined) {
+      turnLines[steps.length - 1] = outcomeLines(next, base.turn, last.to,
+        sentBack(before.pieces, next.pieces, base.turn), before.pieces[base.turn]);
+    }
     view = next;
     selected = null;
   } catch (error) {
@@ -150,7 +227,7 @@ function showDice(dice, pool) {
   if (pool && pool.length && dice.length > 1) {  // one die: nothing more to say
     const left = document.createElement("span");
     left.className = "pool";
-    left.textContent = `to play: ${pool.join(", ")}`;
+    left.textContent = TEXT.toPlay(pool);
     box.appendChild(left);
   }
 }
@@ -166,24 +243,27 @@ function render() {
   $("roll").hidden = !((v.phase === "roll" || v.phase === "claim") && v.turn === base.turn);
   $("undo").hidden = v.phase === "claim" || undoTo() < 0;
   $("send").hidden = !(steps.length && (v.turn !== base.turn || v.phase === "over"));
+  $("send").textContent = v.phase === "over" ? TEXT.finishGame : TEXT.sendTurn;
   $("choices").hidden = true;
   showTurnFeed();
+  showAddPlayer();
+  showResults(v);
   if (v.phase === "over") {
-    say(`${nameOf(v, v.winner)} wins!`);
+    say(TEXT.wins(nameOf(v, v.winner)));
     if (v.secret) {
       $("secret").querySelector("code").textContent = v.secret;
       $("secret").hidden = false;
     }
   } else if (v.turn !== base.turn) {
-    say(`${mover}, your turn is done. Send it to ${nameOf(v, v.turn)}.`);
+    say(TEXT.turnDone(mover, nameOf(v, v.turn)));
   } else if (v.phase === "claim") {
-    say(`${mover} moved.`);
+    say(TEXT.movedClaim(mover));
   } else if (v.phase === "roll") {
-    if (v.doubles) say(`Doubles! ${mover}, roll again.`);
-    else if (steps.length) say(`${mover}, roll again.`);
-    else say(`${mover}, your turn: roll ${words().dice}.`);
+    if (v.doubles) say(TEXT.doubles(mover));
+    else if (steps.length) say(TEXT.rollAgain(mover));
+    else say(TEXT.yourTurn(mover, words().dice));
   } else {
-    say(`${mover}: tap a ${words().piece} or a landing spot.`);
+    say(TEXT.tap(mover, words().piece));
     board.showMoves(v.legal, colorOf(v.seats[v.turn]), pick, selected);
     for (const node of board.pieceNodes) {
       if (+node.dataset.seat !== v.turn) continue;
@@ -192,9 +272,7 @@ function render() {
         node.classList.add("movable");
         node.setAttribute("tabindex", "0");
         node.setAttribute("role", "button");
-        const piece = words().piece;
-        node.setAttribute("aria-label",
-          `${piece[0].toUpperCase()}${piece.slice(1)} ${+node.dataset.piece + 1}: show its moves`);
+        node.setAttribute("aria-label", TEXT.showMoves(words().piece, +node.dataset.piece + 1));
         activate(node, () => { selected = selected === progress ? null : progress; render(); });
       }
     }
@@ -207,7 +285,7 @@ function pick(moves) {
   const box = $("choices");
   box.replaceChildren();
   const label = document.createElement("p");
-  label.textContent = "Which move?";
+  label.textContent = TEXT.whichMove;
   box.appendChild(label);
   for (const m of moves) {
     const button = document.createElement("button");
@@ -233,15 +311,43 @@ function undoTo() {
   return last;
 }
 
-// This turn's own re-rolls, claimed or let go, at the top of the feed.
+// This turn's own re-rolls, claimed or let go, and what its moves did (pieces sent home, the
+// goal), at the top of the feed.
 function showTurnFeed() {
   for (const node of document.querySelectorAll("#feed li.now")) node.remove();
   const who = nameOf(base, base.turn);
-  for (const s of steps) {
+  steps.forEach((s, i) => {
     if (s === "miss" || s.claimed !== undefined) {
-      addFeed(`${who}: re-roll ${s === "miss" ? "missed" : "claimed"}`).classList.add("now");
+      addFeed(TEXT.reroll(who, s !== "miss")).classList.add("now");
+    }
+    for (const line of turnLines[i] || []) addFeed(line).classList.add("now");
+  });
+}
+
+// Seats (other than `seat`) with more pieces back home after a move than before it.
+function sentBack(before, after, seat) {
+  const home = (list) => list.filter((p) => p === -1).length;
+  return after.map((list, s) => s).filter((s) => s !== seat && home(after[s]) > home(before[s]));
+}
+
+// The feed's lines for what a move by `seat` to `to` did: pieces it sent back, and in Ludo the
+// goal and the placings it brought. `v` is the game after the move (its placings).
+function outcomeLines(v, seat, to, kills, mine = null) {
+  const who = nameOf(v, seat);
+  const lines = kills.map((whom) => (TEXT.sentBack[v.game] || TEXT.sentBack.parcheesi)(
+    who, nameOf(v, whom)));
+  if (!isLudo() || to !== board.home) return lines;
+  lines.push(TEXT.reachedGoal(who));
+  const place = v.placed.indexOf(seat) + 1;
+  const before = mine ? mine.every((p) => p === board.home) : false;
+  if (place && !before && v.pieces[seat].every((p) => p === board.home)) {
+    lines.push(TEXT.finished(who, place));
+    if (v.phase === "over" && place === v.placed.length - 1) {
+      const last = v.placed[v.placed.length - 1];
+      lines.push(TEXT.lastPlace(nameOf(v, last), v.placed.length));
     }
   }
+  return lines;
 }
 
 // -- replay on arrival --------------------------------------------------------------------------
@@ -259,35 +365,43 @@ async function replay(r) {
     for (const line of eventLines(base, event)) addFeed(line);
     if (event.kind === "roll") {
       showDice(event.dice);
-      say(`${who} rolled ${event.dice.join(" and ")}`);
+      say(TEXT.rolled(who, event.dice));
       await sleep(500);
     } else if (event.kind === "move") {
       await board.animate(event.seat, event.piece, colors[event.seat], event);
       board.place(event.pieces, colors);
       await sleep(200);
     } else {
-      say(`${who}: re-roll ${event.kind === "claim" ? "claimed" : "missed"}`);
+      say(TEXT.reroll(who, event.kind === "claim"));
       await sleep(300);
     }
   }
   $("skip").hidden = true;
 }
 
+// The replay cut to its last turn: the events of the last seat to play, from where they began.
+function lastTurn(r) {
+  const events = r.events;
+  let i = events.length;
+  while (i && events[i - 1].seat === events[events.length - 1].seat) i--;
+  return { ...r, pieces: i ? events[i - 1].pieces : r.pieces, events: events.slice(i) };
+}
+
 // The feed's lines for one event of the replay: the roll or move, then whom it sent back and
 // whose home it raided.
 function eventLines(v, event) {
   const who = nameOf(v, event.seat);
-  if (event.kind === "roll") return [`${who} rolled ${event.dice.join("-")}`];
-  if (event.kind === "claim") return [`${who}: re-roll claimed`];
-  if (event.kind === "miss") return [`${who}: re-roll missed`];
-  if (event.kind !== "move") return [];
-  const lines = [`${who}: ${event.label}`];
-  const owner = raided(v, event);
-  if (owner !== null) lines.push(`${who} raided ${nameOf(v, owner)}'s home`);
-  for (const seat of event.kills || []) {
-    lines.push(`${who} sent ${nameOf(v, seat)}'s ${words().piece} back to ${words().base}`);
+  if (event.kind === "roll") return [TEXT.rolledFeed(who, event.dice)];
+  if (event.kind === "claim" || event.kind === "miss") {
+    return [TEXT.reroll(who, event.kind === "claim")];
   }
-  return lines;
+  if (event.kind !== "move") return [];
+  const lines = [TEXT.moveFeed(who, event.label)];
+  const owner = raided(v, event);
+  if (owner !== null) lines.push(TEXT.raided(who, nameOf(v, owner)));
+  // The placings a finishing move brought are the link's (v); the pieces are the event's.
+  return lines.concat(outcomeLines({ ...v, pieces: event.pieces }, event.seat, event.to,
+    event.kills || []));
 }
 
 // The seat whose home column a move turned into, when it isn't the mover's own.
@@ -316,10 +430,18 @@ async function send() {
     const next = await call(app.dataset.turn, { seat: base.turn, steps, seats: seatChanges() });
     remember(next);
     steps = [];
+    turnLines = [];
+    turnSent = true;
     history.replaceState(null, "", location.pathname + location.search);
+    if (next.phase === "over") {
+      finalView = next;
+      hostHere = hostHere || base.turn === next.host || isLocal(next);
+    }
     showSend(next);
     $("send").hidden = true;
     $("undo").hidden = true;
+    showAddPlayer();
+    if (finalView) showResults(finalView);
   } catch (error) {
     say(error.message, true);
   } finally {
@@ -340,67 +462,217 @@ function seatChanges() {
   });
 }
 
+function isLocal(v) { return localStorage.getItem(`boardpass:local:${v.seed}`) === "1"; }
+
 function showSend(next) {
   const msg = next.message;
   const box = $("sendbox");
   box.hidden = false;
   $("nextlink").value = next.url;
-  const local = localStorage.getItem(`boardpass:local:${next.seed}`) === "1";
-  if (msg.status === "game-over") {
-    $("sendmsg").textContent = `Game over: ${nameOf(next, next.winner)} wins.`;
+  const local = isLocal(next);
+  // A finished Ludo game: nobody is texted, so the host gets the final link (their rematch).
+  const results = msg.status === "game-over" && msg.text;
+  if (results && hostHere) {
+    $("sendmsg").textContent = TEXT.resultsHere;
+  } else if (results) {
+    $("sendmsg").textContent = TEXT.resultsTo(msg.to);
+    $("nextlink").value = `${next.url}?host=1`;
+  } else if (msg.status === "game-over") {
+    $("sendmsg").textContent = TEXT.gameOver(nameOf(next, next.winner));
   } else if (msg.status === "sent") {
-    $("sendmsg").textContent = `Texted the link to ${msg.to}.`;
+    $("sendmsg").textContent = TEXT.texted(msg.to);
   } else if (msg.status === "failed") {
-    $("sendmsg").textContent = `${msg.error} Send it yourself:`;
+    $("sendmsg").textContent = TEXT.sendYourself(msg.error);
   } else if (next.steps === 0) {
-    $("sendmsg").textContent = local ? `Game created. ${msg.to} goes first: pass them the phone.`
-      : `Game created. ${msg.to} goes first: send them the link.`;
+    $("sendmsg").textContent = local ? TEXT.createdLocal(msg.to) : TEXT.created(msg.to);
   } else if (local) {
-    $("sendmsg").textContent = `Pass the phone to ${msg.to}.`;
+    $("sendmsg").textContent = TEXT.passPhone(msg.to);
   } else {
-    $("sendmsg").textContent = `Send the link to ${msg.to}:`;
+    $("sendmsg").textContent = TEXT.sendLink(msg.to);
   }
-  if (msg.sms_href && msg.status !== "sent" && !local) {
+  const offer = msg.sms_href && msg.status !== "sent" && !local && !(results && hostHere);
+  $("sms").hidden = !offer;
+  $("share").hidden = true;
+  if (offer) {
     $("sms").href = msg.sms_href;
-    $("sms").hidden = false;
-    $("sms").textContent = `Send to ${msg.to}`;
+    $("sms").textContent = TEXT.sendTo(msg.to);
   }
-  if (navigator.share && msg.text) {
+  if (navigator.share && msg.text && !(results && hostHere)) {
     $("share").hidden = false;
     $("share").onclick = () => navigator.share({ text: msg.text }).catch(() => {});
   }
   $("copy").onclick = async () => {
     $("nextlink").select();
-    try { await navigator.clipboard.writeText(next.url); $("copy").textContent = "Copied"; }
-    catch { document.execCommand("copy"); }
+    try {
+      await navigator.clipboard.writeText($("nextlink").value);
+      $("copy").textContent = TEXT.copied;
+    } catch { document.execCommand("copy"); }
   };
   $("next").href = new URL(next.url).pathname;
-  $("next").hidden = !local;
-  if (msg.status === "game-over") say(`${nameOf(next, next.winner)} wins!`);
-  else if (next.steps === 0) say(`New game: ${msg.to} goes first.`);
-  else say(msg.status === "sent" ? `Sent. ${msg.to} is next.` : `${msg.to} is next.`);
+  $("next").hidden = !local || msg.status === "game-over";
+  if (msg.status === "game-over") say(TEXT.wins(nameOf(next, next.winner)));
+  else if (next.steps === 0) say(TEXT.newGame(msg.to));
+  else say(msg.status === "sent" ? TEXT.sent(msg.to) : TEXT.isNext(msg.to));
+}
+
+// -- Ludo's table: the results, the rematch, a player joining ---------------------------------
+
+// The results of a finished Ludo game: places, this game's medals (never for the last place)
+// and the table's medal count; the host's Rematch once the final link exists.
+function showResults(v) {
+  const box = $("results");
+  box.hidden = !(isLudo() && v.phase === "over");
+  if (box.hidden) return;
+  const list = $("placings");
+  list.replaceChildren();
+  v.placed.forEach((seat, i) => {
+    const item = document.createElement("li");
+    item.dataset.seat = seat;
+    const place = document.createElement("span");
+    place.className = "place";
+    place.textContent = TEXT.ordinal(i + 1);
+    const swatch = document.createElement("span");
+    swatch.className = `swatch ${v.seats[seat].color}`;
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = v.seats[seat].name;
+    item.append(place, " ", swatch, " ", name);
+    const medal = v.seats[seat].won.findIndex((n) => n > 0);
+    if (medal >= 0) item.append(" ", medalIcon(medal));
+    list.appendChild(item);
+  });
+  const rows = $("medaltable").querySelector("tbody");
+  rows.replaceChildren();
+  for (const seat of v.seats) {
+    const row = document.createElement("tr");
+    const name = document.createElement("th");
+    name.scope = "row";
+    name.textContent = seat.name;
+    row.appendChild(name);
+    seat.medals.forEach((earlier, k) => {
+      const cell = document.createElement("td");
+      cell.textContent = earlier + seat.won[k];
+      cell.dataset.medal = MEDALS[k];
+      row.appendChild(cell);
+    });
+    rows.appendChild(row);
+  }
+  // The rematch is made from the final link: this page's when it opened a finished game.
+  const final = finalView || (steps.length ? null : base.phase === "over" ? base : null);
+  const host = nameOf(v, v.host);
+  $("rematch").hidden = !(final && hostHere);
+  $("rematchnote").hidden = !final || hostHere;
+  $("rematchnote").textContent = TEXT.hostDecides(host);
+  $("iamhost").hidden = $("rematchnote").hidden;
+  $("iamhost").textContent = TEXT.iAmHost(host);
+}
+
+function medalIcon(k) {
+  const icon = document.createElement("span");
+  icon.className = `medal ${MEDALS[k]}`;
+  icon.setAttribute("role", "img");
+  icon.setAttribute("aria-label", TEXT.medals[k]);
+  icon.textContent = k + 1;
+  return icon;
+}
+
+async function rematch() {
+  const final = finalView || base;
+  if (busy || final.phase !== "over") return;
+  busy = true;
+  $("rematch").disabled = true;
+  say(TEXT.rematching);
+  try {
+    const next = await call(`/api/games/${final.token}/rematch`, { seat: final.host });
+    const local = isLocal(final) ? "&local=1" : "";
+    location.assign(`${new URL(next.url).pathname}?new=1${local}`);
+  } catch (error) {
+    say(error.message, true);
+    $("rematch").disabled = false;
+  } finally {
+    busy = false;
+  }
+}
+
+// The host adds a player while seats are free: on the host's turn, or as the game is created.
+function showAddPlayer() {
+  const box = $("addplayer");
+  const creating = params.get("new") && base.steps === 0;
+  const free = board.layout.colors.filter((c) => !base.seats.some((s) => s.color === c.name));
+  box.hidden = !(isLudo() && view.phase !== "over" && free.length &&
+    (creating || (base.turn === base.host && !turnSent)));
+  if (box.hidden) return;
+  const colors = $("addcolors");
+  const chosen = colors.querySelector("input:checked");
+  for (const node of colors.querySelectorAll("label")) node.remove();
+  for (const color of free) {
+    const label = document.createElement("label");
+    label.className = "check";
+    const input = document.createElement("input");
+    input.type = "radio";
+    input.name = "color";
+    input.value = color.name;
+    input.checked = chosen ? chosen.value === color.name : color === free[0];
+    const swatch = document.createElement("span");
+    swatch.className = `swatch ${color.name}`;
+    label.append(input, " ", swatch, " ", color.name[0].toUpperCase() + color.name.slice(1));
+    colors.appendChild(label);
+  }
+}
+
+async function addPlayer(event) {
+  event.preventDefault();
+  if (busy) return;
+  const form = $("addform");
+  const color = form.querySelector("input[name=color]:checked");
+  const problem = $("addmsg");
+  problem.hidden = true;
+  if (!color) { problem.textContent = TEXT.chooseColor; problem.hidden = false; return; }
+  const player = { name: form.elements.name.value, color: color.value };
+  if (form.elements.phone.value.trim()) player.phone = form.elements.phone.value.trim();
+  busy = true;
+  form.querySelector("button").disabled = true;
+  say(TEXT.adding);
+  try {
+    const next = await call(`${app.dataset.api}/players`, { seat: base.host, player, steps });
+    remember(next);
+    say(TEXT.added(next.seats.find((s) => s.color === color.value).name));
+    // The same game with the new seat: the turn in progress goes on there (the address).
+    location.assign(new URL(next.url).pathname + location.search + location.hash);
+  } catch (error) {
+    problem.textContent = error.message;
+    problem.hidden = false;
+    say(error.message, true);
+    form.querySelector("button").disabled = false;
+  } finally {
+    busy = false;
+  }
 }
 
 // -- links seen in this browser: never lose a newer one ------------------------------------------
 
+// A link is newer with more steps, or as many steps and more seats (a player added).
+function newer(a, b) {
+  return a.steps > b.steps || (a.steps === b.steps && (a.seats || 0) > (b.seats || 0));
+}
+
 function remember(v) {
   const key = `boardpass:game:${v.seed}`;
   const seen = JSON.parse(localStorage.getItem(key) || "null");
-  if (!seen || seen.steps < v.steps) {
-    localStorage.setItem(key, JSON.stringify({ steps: v.steps, url: v.url }));
-  }
+  const now = { steps: v.steps, seats: v.seats.length, url: v.url };
+  if (!seen || newer(now, seen)) localStorage.setItem(key, JSON.stringify(now));
   return seen;
 }
 
 function warnIfStale(v) {
   const seen = JSON.parse(localStorage.getItem(`boardpass:game:${v.seed}`) || "null");
-  if (seen && seen.steps > v.steps) {
+  if (seen && newer(seen, { steps: v.steps, seats: v.seats.length })) {
     const note = $("newer");
     note.replaceChildren();
-    note.append("This is an older link for this game: you have already seen a newer one. ");
+    note.append(TEXT.older);
     const a = document.createElement("a");
     a.href = new URL(seen.url).pathname;
-    a.textContent = "Open the newest link";
+    a.textContent = TEXT.newest;
     note.append(a);
     note.hidden = false;
     return true;
@@ -412,7 +684,6 @@ function warnIfStale(v) {
 // -- start --------------------------------------------------------------------------------------
 
 async function start() {
-  const params = new URLSearchParams(location.search);
   const [layout, first] = await Promise.all([
     call(app.dataset.board),
     call(app.dataset.api + (params.get("new") ? "?invite=1" : "")),
@@ -421,17 +692,22 @@ async function start() {
   base = first;
   view = first;
   if (params.get("local")) localStorage.setItem(`boardpass:local:${first.seed}`, "1");
+  if (isLocal(first)) hostHere = true;  // one device: the host is here
   const stale = warnIfStale(first);
   if (first.message && params.get("new")) {
     showSend(first);
     board.place(first.pieces, seatsColors(first));
+    showAddPlayer();
     return;
   }
   if (first.steps === 0) {
-    first.first_rolls.forEach((round, i) => addFeed(`${i ? "Tie, roll again: " : "Who goes first: "}${
-      round.map(([seat, total]) => `${nameOf(first, seat)} ${total}`).join(", ")}`));
+    first.first_rolls.forEach((round, i) => addFeed(TEXT.firstRolls(i > 0,
+      round.map(([seat, total]) => `${nameOf(first, seat)} ${total}`).join(", "))));
   }
-  if (!stale && !steps.length) await replay(first.replay);
+  // A finished game replays its last turn only (its winner's own last turn may be long past).
+  if (!stale && !steps.length) {
+    await replay(first.phase === "over" ? lastTurn(first.replay) : first.replay);
+  }
   const restored = steps;  // this turn's steps from the address, checked again by the server
   steps = [];
   if (restored.length) await submit(restored, true);
@@ -445,4 +721,7 @@ $("undo").addEventListener("click", () => {
   if (last >= 0) submit(steps.slice(0, last));
 });
 $("send").addEventListener("click", send);
+$("rematch").addEventListener("click", rematch);
+$("iamhost").addEventListener("click", () => { hostHere = true; showResults(finalView || view); });
+$("addform").addEventListener("submit", addPlayer);
 start().catch((error) => say(error.message, true));
