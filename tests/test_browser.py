@@ -24,9 +24,9 @@ from app.play import Game  # noqa: E402
 from app.web import create_app  # noqa: E402
 from browser_support import (  # noqa: E402
     ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, KEYS, PHONE, WATCH_PIECES_JS, LiveServer, Monitor, dice,
-    enter_then_move, find_decision, find_red_arse_decision, find_seed, hash_steps, new_game,
-    page_hash, pieces, play_first_turn, play_out_turn, progress_grid, replay_ms, roll, send_turn,
-    shot, status, steps_hash, tap_landing)
+    enter_then_move, find_decision, find_red_arse_decision, find_seed, hash_steps, ludo_last_turn,
+    new_game, page_hash, pieces, play_first_turn, play_out_turn, progress_grid, replay_ms, roll,
+    send_turn, shot, status, steps_hash, tap_landing)
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
 
@@ -905,3 +905,199 @@ def test_red_arse_replay_tells_of_raids_and_marbles_sent_back(server, phone):
                                    f"{who}: re-roll missed"]
     no_error(page)
     shot(page, "ra-raid-replayed")
+
+
+# -- Ludo: the table from the form, a player joining, the results, the rematch -----------------
+
+def token_of(url: str) -> str:
+    return urllib.parse.urlsplit(url).path.rsplit("/", 1)[1]
+
+
+def arrive(page, url: str, ready: str = "#roll"):
+    """Open ``url`` and skip the replay on arrival, if there is one."""
+    page.goto(url)
+    skip, target = page.locator("#skip"), page.locator(ready)
+    expect(skip.or_(target).first).to_be_visible()
+    if skip.is_visible():
+        skip.click()
+    expect(target).to_be_visible()
+    return page
+
+
+def test_ludo_from_the_form_a_turn_and_a_player_added_by_the_host_mid_turn(server, phone, sms):
+    creator = phone()
+    creator.goto(server.url + "/")
+    form = creator.locator("#newgame")
+    form.locator("input[name=game][value=ludo]").check()
+    expect(form.locator("section.table[data-game=parcheesi]")).to_be_hidden()
+    expect(form.locator("input[name=lu_play4]")).to_be_hidden()  # purple: tables of 6 only
+    form.locator("input[name=lu_board][value='6']").check()
+    expect(form.locator("input[name=lu_play4]")).to_be_visible()
+    form.locator("input[name=lu_board][value='4']").check()
+    expect(form.locator("input[name=lu_play4]")).to_be_hidden()
+    expect(form.locator("input[name=lu_play0]")).to_be_checked()  # red and green by default
+    expect(form.locator("input[name=lu_play2]")).to_be_checked()
+    expect(form.locator("input[name=lu_host][value='0']")).to_be_checked()  # red creates it
+    form.locator("input[name=lu_name0]").fill("Ana")
+    form.locator("input[name=lu_name2]").fill("Cleo")
+    shot(creator, "lu-new-game-form")
+    form.locator("button[type=submit]").click()
+
+    expect(creator.locator("#sendbox")).to_be_visible()
+    token = token_of(creator.url)
+    view = server.api(f"/api/games/{token}")[1]
+    assert view["game"] == "ludo" and view["settings"] == {"board": 4}
+    assert [(s["name"], s["color"]) for s in view["seats"]] == [("Ana", "red"), ("Cleo", "green")]
+    assert view["seats"][view["host"]]["name"] == "Ana"
+    # The classic cross: 52 squares, 4 stars, the goal's 4 triangles, 4 home columns.
+    expect(creator.locator("#board rect.square")).to_have_count(52)
+    expect(creator.locator("#board polygon.safestar")).to_have_count(4)
+    expect(creator.locator("#board polygon.goal")).to_have_count(4)
+    expect(creator.locator("#board rect.homepath")).to_have_count(20)
+    expect(creator.locator("#addplayer")).to_be_visible()  # the host may add players already
+    invite = urllib.parse.unquote(creator.locator("#sms").get_attribute("href").split("body=")[1])
+    assert "a game of Ludo in Boardpass" in invite
+    assert creator.locator("#rules-link").get_attribute("href") == "/rules/ludo"
+    shot(creator, "lu-new-game-created")
+
+    # Turns go round until the host, Ana, is to play a game already started.
+    link = creator.locator("#nextlink").input_value()
+    for _ in range(4):
+        page = open_game(phone(), link)
+        current = server.api(f"/api/games/{token_of(link)}")[1]
+        mover = current["seats"][current["turn"]]["name"]
+        assert no_error(page) == f"{mover}, your turn: roll the die."
+        if current["steps"] and mover == "Ana":
+            break
+        expect(page.locator("#addplayer")).to_be_hidden()  # not the host's page
+        play_out_turn(page)
+        link = send_turn(page, sms)["url"]
+    else:
+        raise AssertionError("Ana never got the turn")
+
+    # Ana rolls, then adds Ben (blue) in the middle of her turn.
+    expect(page.locator("#addplayer")).to_be_visible()
+    steps_hash_ = roll(page)
+    rolled, before = dice(page), progress_grid(page)
+    page.locator("#addplayer summary").click()
+    expect(page.locator("#addcolors input[name=color]")).to_have_count(2)  # blue and yellow
+    page.locator("#addform input[name=name]").fill("Ben")
+    page.locator("#addcolors input[value=blue]").check()
+    shot(page, "lu-add-a-player")
+    old = token_of(link)
+    page.locator("#addform button[type=submit]").click()
+    page.wait_for_url(lambda url: old not in url)
+    expect(page.locator("#send").or_(page.locator("#board circle.landing")).first).to_be_visible()
+    new = token_of(page.url)
+    assert page_hash(page) == steps_hash_ and dice(page) == rolled  # the turn goes on
+    assert progress_grid(page) == [before[0], [-1] * 4, before[1]]  # Ben: red, blue, green
+    added = server.position(new, 0, hash_steps(page))
+    assert [s["name"] for s in added["seats"]] == ["Ana", "Ben", "Cleo"]
+    expect(page.locator("#seats fieldset")).to_have_count(3)
+    expect(page.locator("#addcolors input[name=color]")).to_have_count(1)  # yellow is left
+    no_error(page)
+    shot(page, "lu-player-added")
+    play_out_turn(page)
+    answer = send_turn(page, sms)
+    assert answer["message"]["to"] == "Ben"  # blue plays after red
+    expect(page.locator("#sms")).to_have_text("Send to Ben")
+    expect(page.locator("#addplayer")).to_be_hidden()  # the turn is sent
+    ben = open_game(phone(), answer["url"])
+    assert no_error(ben) == "Ben, your turn: roll the die."
+    assert progress_grid(ben)[1] == [-1] * 4
+
+
+def final_turn():
+    """A Ludo game of three (medals from earlier games) one roll and one move from its end,
+    the last move not the host's (Ana's)."""
+    earlier = [(1, 0, 0), (0, 2, 0), (0, 0, 1)]
+    for number in range(200):
+        game, seat, steps = ludo_last_turn(number, players=3, medals=earlier)
+        if len(steps) == 2 and seat != 0:
+            return game, seat, steps, earlier
+    raise AssertionError("no game ends the way the test needs")
+
+
+def test_ludo_results_medals_and_a_rematch_started_by_the_host(server, phone, sms):
+    game, seat, steps, earlier = final_turn()
+    token, names = game.token(), ["Ana", "Ben", "Cleo"]
+    mover = names[seat]
+    page = arrive(phone(), server.game_url(token))
+    expect(page.locator("#results")).to_be_hidden()
+    roll(page)
+    legal = server.position(token, seat, ["roll"])["legal"]
+    last = next(m for m in legal if [m["from"], m["to"]] == [steps[1]["from"], steps[1]["to"]])
+    before = page_hash(page)
+    page.locator(f'#board circle.landing[aria-label*="{last["label"]}"]').click()
+    if page.locator("#choices").is_visible():
+        page.locator("#choices button", has_text=last["label"]).click()
+    page.wait_for_function("(h) => location.hash !== h", arg=before)
+
+    # The results, at once: places 1st..3rd, this game's medals, the table's count.
+    final = server.position(token, seat, hash_steps(page))
+    assert final["phase"] == "over"
+    placed = final["placed"]
+    results = page.locator("#results")
+    expect(results).to_be_visible()
+    places = results.locator("#placings li")
+    expect(places).to_have_count(3)
+    for i, who in enumerate(placed):
+        expect(places.nth(i)).to_contain_text(f"{['1st', '2nd', '3rd'][i]} {names[who]}")
+    expect(places.nth(0).locator(".medal.gold")).to_have_count(1)
+    expect(places.nth(1).locator(".medal.silver")).to_have_count(1)
+    expect(places.nth(2).locator(".medal")).to_have_count(0)  # never for the last place
+    won = {placed[0]: (1, 0, 0), placed[1]: (0, 1, 0), placed[2]: (0, 0, 0)}
+    table = [[int(n) for n in row.locator("td").all_text_contents()]
+             for row in results.locator("#medaltable tbody tr").all()]
+    total = [[a + b for a, b in zip(earlier[s], won[s])] for s in range(3)]
+    assert table == total
+    place = placed.index(seat) + 1
+    expect(page.locator("#feed li", has_text=f"{mover} finished {['1st', '2nd'][place - 1]}")) \
+        .to_have_count(1)
+    expect(page.locator("#feed li", has_text=f"{names[placed[2]]} takes the last place (3rd)")) \
+        .to_have_count(1)
+    expect(page.locator("#rematch")).to_be_hidden()  # the final link isn't made yet
+    expect(page.locator("#send")).to_have_text("Finish the game")
+    assert no_error(page) == f"{names[placed[0]]} wins!"
+    shot(page, "lu-results")
+
+    # The last mover isn't the host: the page offers them the results to send to Ana.
+    answer = send_turn(page, sms)
+    assert answer["message"]["status"] == "game-over" and answer["message"]["to"] == "Ana"
+    expect(page.locator("#sendmsg")).to_contain_text("Send the results to Ana")
+    expect(page.locator("#sms")).to_have_text("Send to Ana")
+    body = urllib.parse.unquote(page.locator("#sms").get_attribute("href").split("body=")[1])
+    host_link = answer["url"] + "?host=1"
+    assert body.endswith(host_link)
+    expect(page.locator("#nextlink")).to_have_value(host_link)
+    expect(page.locator("#rematch")).to_be_hidden()
+    expect(page.locator("#rematchnote")).to_have_text(
+        "Ana, the host, can start a rematch from this page.")
+    expect(page.locator("#results")).to_be_visible()
+    shot(page, "lu-results-sent")
+
+    # Ana opens it: the same results, and her Rematch.
+    host = arrive(phone(), host_link, "#results")
+    expect(host.locator("#placings li")).to_have_count(3)
+    expect(host.locator("#rematch")).to_be_visible()
+    expect(host.locator("#addplayer")).to_be_hidden()
+    shot(host, "lu-results-host")
+    host.locator("#rematch").click()
+    host.wait_for_url(re.compile(r"/g/[^?]+\?new=1$"))
+    expect(host.locator("#sendbox")).to_be_visible()
+    again = server.api(f"/api/games/{token_of(host.url)}")[1]
+    assert again["steps"] == 0 and again["seed"] != final["seed"]
+    assert [s["name"] for s in again["seats"]] == names and again["host"] == 0
+    assert [tuple(s["medals"]) for s in again["seats"]] == [tuple(t) for t in total]
+    first = again["seats"][again["turn"]]["name"]
+    expect(host.locator("#sendmsg")).to_have_text(
+        f"Game created. {first} goes first: send them the link.")
+    invite = urllib.parse.unquote(host.locator("#sms").get_attribute("href").split("body=")[1])
+    assert "a game of Ludo in Boardpass" in invite and invite.endswith(again["url"])
+    expect(host.locator("#addplayer")).to_be_visible()  # the table still has a free seat
+    shot(host, "lu-rematch-created")
+
+    # Someone else opening the final link sees the results; the rematch is the host's.
+    other = arrive(phone(), answer["url"], "#results")
+    expect(other.locator("#rematch")).to_be_hidden()
+    expect(other.locator("#iamhost")).to_have_text("I'm Ana")
