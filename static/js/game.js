@@ -595,12 +595,13 @@ async function rematch() {
 }
 
 // The host adds a player while seats are free: on the host's turn, or as the game is created.
+// Not once the game's very first roll is made: a newcomer then rolls for who starts too.
 function showAddPlayer() {
   const box = $("addplayer");
   const creating = params.get("new") && base.steps === 0;
+  const hostsTurn = base.turn === base.host && !turnSent && (base.steps > 0 || !steps.length);
   const free = board.layout.colors.filter((c) => !base.seats.some((s) => s.color === c.name));
-  box.hidden = !(isLudo() && view.phase !== "over" && free.length &&
-    (creating || (base.turn === base.host && !turnSent)));
+  box.hidden = !(isLudo() && view.phase !== "over" && free.length && (creating || hostsTurn));
   if (box.hidden) return;
   const colors = $("addcolors");
   const chosen = colors.querySelector("input:checked");
@@ -637,8 +638,10 @@ async function addPlayer(event) {
     const next = await call(`${app.dataset.api}/players`, { seat: base.host, player, steps });
     remember(next);
     say(TEXT.added(next.seats.find((s) => s.color === color.value).name));
-    // The same game with the new seat: the turn in progress goes on there (the address).
-    location.assign(new URL(next.url).pathname + location.search + location.hash);
+    // The same game with the new seat: the turn in progress goes on there (the address), and
+    // the turns before it, already watched here, aren't replayed again.
+    const hash = location.hash ? `${location.hash}&seen=1` : "#seen=1";
+    location.assign(new URL(next.url).pathname + location.search + hash);
   } catch (error) {
     problem.textContent = error.message;
     problem.hidden = false;
@@ -705,7 +708,8 @@ async function start() {
       round.map(([seat, total]) => `${nameOf(first, seat)} ${total}`).join(", "))));
   }
   // A finished game replays its last turn only (its winner's own last turn may be long past).
-  if (!stale && !steps.length) {
+  const seen = /[#&]seen=1/.test(location.hash);  // just added a player: watched already
+  if (!stale && !steps.length && !seen) {
     await replay(first.phase === "over" ? lastTurn(first.replay) : first.replay);
   }
   const restored = steps;  // this turn's steps from the address, checked again by the server
