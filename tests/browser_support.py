@@ -469,3 +469,28 @@ def ludo_turn_of(seat: int, seed: int, turns: int = 8, **table) -> Game:
         index = 0 if game.match.phase == "roll" else rng.randrange(len(game.match.legal_moves()))
         game.step(index)
     raise AssertionError("the game ended first")
+
+
+def find_ludo_decision(wanted, seeds: int = 100, steps: int = 3000, **table):
+    """Like ``find_decision``, for Ludo (random legal moves): ``wanted(game, moves)`` at a
+    decision point. Returns ``(token, steps, seat, moves)``."""
+    import random
+
+    for seed in range(seeds):
+        rng, game = random.Random(seed), ludo_game(seed, **table)
+        token, taken, seat = game.token(), [], game.match.turn
+        for _ in range(steps):
+            if game.over:
+                break
+            if game.match.turn != seat:
+                token, taken, seat = game.token(), [], game.match.turn
+            if game.match.phase == "move":
+                moves = game.match.legal_moves()
+                if wanted(game, moves):
+                    return token, taken, seat, moves
+                move = game.step(rng.randrange(len(moves)))
+                taken.append(api_step("move", move))
+            else:
+                game.step()
+                taken.append("roll")
+    raise AssertionError("no Ludo game reaches the situation the test needs")

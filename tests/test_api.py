@@ -804,10 +804,10 @@ def test_a_ludo_table_keeps_its_board_and_its_host(client):
     ({"host": 3}, "\"host\" is the number of the player"),
     ({"host": "Ana"}, "\"host\" is the number of the player"),
     ({"host": True}, "\"host\" is the number of the player"),
-    ({"settings": {"board": 4}, "players": LU_PLAYERS}, "Choose a color among red, blue, green, "
-                                                         "yellow."),
-    ({"players": LU_PLAYERS[:1], "settings": {}}, "Ludo takes 2 to 4 players on the 52-square "
-                                                  "board."),
+    ({"settings": {"board": 4}, "players": LU_PLAYERS},
+     "Choose a color among red, blue, green, yellow."),
+    ({"players": LU_PLAYERS[:1], "settings": {}},
+     "Ludo takes 2 to 4 players on the 52-square board."),
     ({"settings": {"board": 6}, "players": [{"color": c} for c in ("red", "blue", "green",
                                                                     "yellow", "purple",
                                                                     "orange", "red")]},
@@ -981,7 +981,8 @@ def test_the_host_starts_a_rematch_with_the_medals_added(client):
     response = client.post(url, json={"seat": 1})
     assert response.status_code == 201, response.json
     again = response.json
-    assert again["steps"] == 0 and again["phase"] == "roll" and again["seed"] != game.header.seed.hex()
+    assert again["steps"] == 0 and again["phase"] == "roll"
+    assert again["seed"] != game.header.seed.hex()
     assert [s["name"] for s in again["seats"]] == ["Ana", "Ben", "Cleo"] and again["host"] == 1
     placed = game.state.placed
     assert again["seats"][placed[0]]["medals"] == [1, 0, 0]

@@ -24,7 +24,8 @@ from app.play import Game  # noqa: E402
 from app.web import create_app  # noqa: E402
 from browser_support import (  # noqa: E402
     ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, KEYS, PHONE, WATCH_PIECES_JS, LiveServer, Monitor, dice,
-    enter_then_move, find_decision, find_red_arse_decision, find_seed, hash_steps, ludo_last_turn,
+    enter_then_move, find_decision, find_ludo_decision, find_red_arse_decision, find_seed,
+    hash_steps, ludo_last_turn,
     new_game, page_hash, pieces, play_first_turn, play_out_turn, progress_grid, replay_ms, roll,
     send_turn, shot, status, steps_hash, tap_landing)
 
@@ -969,7 +970,8 @@ def test_ludo_from_the_form_a_turn_and_a_player_added_by_the_host_mid_turn(serve
         assert no_error(page) == f"{mover}, your turn: roll the die."
         if current["steps"] and mover == "Ana":
             break
-        expect(page.locator("#addplayer")).to_be_hidden()  # not the host's page
+        if mover != "Ana":
+            expect(page.locator("#addplayer")).to_be_hidden()  # not the host's page
         play_out_turn(page)
         link = send_turn(page, sms)["url"]
     else:
@@ -1005,6 +1007,63 @@ def test_ludo_from_the_form_a_turn_and_a_player_added_by_the_host_mid_turn(serve
     ben = open_game(phone(), answer["url"])
     assert no_error(ben) == "Ben, your turn: roll the die."
     assert progress_grid(ben)[1] == [-1] * 4
+
+
+def ludo_capture(game, move):
+    """The rival seats a Ludo move would send home (none on a safe square)."""
+    rules, state = game.rules, game.state
+    if move.dst > rules.last:
+        return []
+    square = rules.board.cell(state.colors[state.turn], move.dst)
+    if square in rules.board.safe:
+        return []
+    return [seat for seat, pieces in enumerate(state.pos) if seat != state.turn and any(
+        0 <= p <= rules.last and rules.board.cell(state.colors[seat], p) == square
+        for p in pieces)]
+
+
+def capture_alone(game, moves) -> bool:
+    """A move sends a rival piece home, and no other move lands where it does."""
+    return any(ludo_capture(game, m) and sum(n.dst == m.dst for n in moves) == 1 for m in moves)
+
+
+def test_ludo_a_piece_sent_home_in_the_feed_and_the_next_player_s_replay(server, phone, sms):
+    token, steps, seat, moves = find_ludo_decision(capture_alone, players=3, board=6)
+    game = Game.from_token(token, KEYS)
+    game.play_turn(seat, steps)
+    capture = next(m for m in moves if ludo_capture(game, m)
+                   and sum(n.dst == m.dst for n in moves) == 1)
+    victim = ludo_capture(game, capture)[0]
+    names = [s.name for s in game.header.seats]
+    who, whom = names[seat], names[victim]
+    page = phone()
+    page.goto(server.game_url(token) + steps_hash(steps))  # mid-turn, as after a reload
+    expect(page.locator("#board circle.landing").first).to_be_visible()
+    # The six-arm board: 78 squares, six stars, six home columns.
+    expect(page.locator("#board rect.square")).to_have_count(78)
+    expect(page.locator("#board polygon.safestar")).to_have_count(6)
+    expect(page.locator("#board rect.homepath")).to_have_count(30)
+    view = server.position(token, seat, steps)
+    assert view["settings"] == {"board": 6}
+    label = next(m["label"] for m in view["legal"]
+                 if [m["from"], m["to"]] == [capture.src, capture.dst])
+    before = page_hash(page)
+    page.locator(f'#board circle.landing[aria-label="{label}"]').click()
+    page.wait_for_function("(h) => location.hash !== h", arg=before)
+    expect(page.locator("#feed li.now", has_text=f"{who} sent {whom}'s piece home")) \
+        .to_have_count(1)
+    after = server.position(token, seat, hash_steps(page))
+    assert progress_grid(page) == after["pieces"]
+    assert after["pieces"][victim].count(-1) > view["pieces"][victim].count(-1)
+    assert no_error(page) == f"{who}, roll again."  # a capture rolls again
+    shot(page, "lu-capture")
+    play_out_turn(page)
+    answer = send_turn(page, sms)
+    watcher = phone()
+    watcher.goto(answer["url"])
+    expect(watcher.locator("#feed li", has_text=f"{who} sent {whom}'s piece home").first) \
+        .to_be_visible()
+    expect(watcher.locator("#feed li", has_text=f"{who}: {label}")).to_have_count(1)
 
 
 def final_turn():
