@@ -28,6 +28,9 @@ bp = Blueprint("api", __name__)
 MESSAGES = {
     "ludo_board": "Ludo is played on the 4-arm board of 52 squares (up to 4 players) or the "
                   "6-arm board of 78 squares (up to 6) (\"board\": 4 or 6).",
+    "ludo_board_query": "Ludo is played on the 4-arm board of 52 squares (up to 4 players) or the "
+                        "6-arm board of 78 squares (up to 6) (board=4 or board=6).",
+    "ludo_table": "Ludo is played at a table of up to 4 or up to 6 players.",
     "ludo_settings": "\"settings\" is an object with \"board\": 4 (52 squares, up to 4 players) "
                      "or 6 (78 squares, up to 6).",
     "players_on_board": "{title} takes 2 to {seats} players on the {squares}-square board.",
@@ -125,7 +128,7 @@ def board(game):
         options = red_arse_settings.options_for(int(size or 4))
     elif game == "ludo":
         if size not in (None, "4", "6"):
-            raise BadRequest(MESSAGES["ludo_board"].replace('"board": ', "board="))
+            raise BadRequest(MESSAGES["ludo_board_query"])
         options = ludo_options(int(size or 4))
     elif size is not None:
         raise BadRequest(f"{TITLES[game]} has one board.")

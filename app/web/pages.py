@@ -14,8 +14,9 @@ from app.engine.games import NAMES as GAMES, TITLES, rules_for
 from app.link import LinkError
 from app.play import ClaimMissed, Game, TurnError
 from app.web import ROOT
-from app.web.api import (STATUS, BadRequest, NotHost, NotJson, TableFull, WrongSeat, ludo_options,
-                         new_game as create_game, parse_host, parse_players, parse_settings)
+from app.web.api import (MESSAGES, STATUS, BadRequest, NotHost, NotJson, TableFull, WrongSeat,
+                         ludo_options, new_game as create_game, parse_host, parse_players,
+                         parse_settings)
 
 bp = Blueprint("pages", __name__)
 
@@ -94,7 +95,7 @@ def _form_settings(game: str, form) -> dict | None:
     if game == "ludo":
         board = form.get("lu_board", "4")
         if board not in ("4", "6"):
-            raise BadRequest("Ludo is played at a table of up to 4 or up to 6 players.")
+            raise BadRequest(MESSAGES["ludo_table"])
         return {"board": int(board)}
     if game != "red-arse":
         return None
