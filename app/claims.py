@@ -27,6 +27,7 @@ import re
 
 from itsdangerous.signer import Signer
 
+from app.engine.text import N_, Text
 from app.keys import Keys
 
 WINDOW = 5  # seconds the player has, as the rules say
@@ -69,9 +70,10 @@ def receipt_for(keys: Keys, binding: str, ticket_text: str, now: float) -> str:
     ``ClaimError`` when it isn't a ticket for this claim."""
     match = _TICKET.fullmatch(ticket_text) if isinstance(ticket_text, str) else None
     if not match or not _signer(keys).verify_signature(f"{binding}.{match[1]}", match[2]):
-        raise ClaimError("That claim ticket doesn't belong to this re-roll.")
+        raise ClaimError(N_("That claim ticket doesn't belong to this re-roll."))
     if not 0 <= now - int(match[1]) / 1000 <= WINDOW + GRACE:
-        raise ClaimMissed(f"Too late: the re-roll had to be claimed within {WINDOW} seconds.")
+        raise ClaimMissed(Text("Too late: the re-roll had to be claimed within %(n)s seconds.",
+                               n=WINDOW))
     return receipt(keys, binding)
 
 
@@ -79,4 +81,4 @@ def check_receipt(keys: Keys, binding: str, receipt_text: str) -> None:
     """Accept a receipt for this claim point, or raise ``ClaimError``."""
     if not isinstance(receipt_text, str) or len(receipt_text) > 64 or \
             not _signer(keys).verify_signature(f"{binding}.claimed", receipt_text):
-        raise ClaimError("That claimed re-roll doesn't belong to this game.")
+        raise ClaimError(N_("That claimed re-roll doesn't belong to this game."))

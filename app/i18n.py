@@ -53,14 +53,15 @@ def prebuild() -> None:
 def extract():
     """Every translatable message in the code, as a Babel catalog (what ``messages.pot`` is)."""
     from babel.messages.catalog import Catalog
-    from babel.messages.extract import extract_from_dir
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 
     catalog = Catalog(project="Boardpass", charset="utf-8")
     method_map = [("app/**.py", "python"), ("app/web/templates/**.html", "jinja2"),
                   ("static/js/**.js", "javascript")]
     options = {"app/web/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
+    keywords = dict(DEFAULT_KEYWORDS, Text=None)  # app.engine.text.Text("...", **values)
     for filename, lineno, message, comments, context in extract_from_dir(
-            ROOT, method_map, options, comment_tags=("TRANSLATORS:",),
+            ROOT, method_map, options, keywords=keywords, comment_tags=("TRANSLATORS:",),
             directory_filter=lambda path: "tests" not in Path(path).parts):
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments,
                     context=context)
@@ -143,3 +144,29 @@ def select_locale() -> str:
     if chosen in LANGUAGES:
         return chosen
     return request.accept_languages.best_match(LANGUAGES) or LANGUAGES[0]
+
+
+@cache
+def _translations(lang: str):
+    from babel.support import Translations
+
+    try:
+        compile_catalogs()
+    except OSError:  # a read-only package (Lambda) carries compiled catalogs
+        pass
+    return Translations.load(str(TRANSLATIONS), [lang])
+
+
+def translate(message: str, lang: str) -> str:
+    """A player message in ``lang``: a fixed message marked with ``N_``, or a ``Text`` whose
+    values (``Text`` themselves, or plain values such as names) are filled in after."""
+    from app.engine.text import Text
+
+    if lang not in LANGUAGES or lang == LANGUAGES[0]:
+        return str(message)
+    gettext = _translations(lang).gettext
+    if isinstance(message, Text):
+        values = {key: translate(value, lang) if isinstance(value, Text) else value
+                  for key, value in message.args.items()}
+        return gettext(message.msgid) % values
+    return gettext(message)

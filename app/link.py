@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 
 from itsdangerous.signer import HMACAlgorithm, Signer
 
+from app.engine.text import N_, Text
 from app.keys import Keys
 
 GAMES = ("parcheesi", "red-arse", "ludo")
@@ -63,34 +64,34 @@ _E164 = re.compile(r"\+[1-9][0-9]{1,14}")
 class LinkError(ValueError):
     """A link that can't be played; ``str(error)`` is a message fit to show a player."""
 
-    message = "This link is not a valid Boardpass game."
+    message = N_("This link is not a valid Boardpass game.")
 
     def __init__(self, message: str | None = None):
         super().__init__(message or self.message)
 
 
 class OversizedLink(LinkError):
-    message = "This link is far too long to be a Boardpass game."
+    message = N_("This link is far too long to be a Boardpass game.")
 
 
 class TruncatedLink(LinkError):
-    message = "This link is incomplete. It may have been cut off when it was copied or sent."
+    message = N_("This link is incomplete. It may have been cut off when it was copied or sent.")
 
 
 class BadSignature(LinkError):
-    message = "This link has been changed since it was made, so it can't be trusted."
+    message = N_("This link has been changed since it was made, so it can't be trusted.")
 
 
 class UnknownVersion(LinkError):
-    message = "This link comes from a different version of Boardpass and can't be opened here."
+    message = N_("This link comes from a different version of Boardpass and can't be opened here.")
 
 
 class MalformedLink(LinkError):
-    message = "This link is damaged and can't be read."
+    message = N_("This link is damaged and can't be read.")
 
 
 class IllegalLog(LinkError):
-    message = "The moves in this link don't fit the game."
+    message = N_("The moves in this link don't fit the game.")
 
 
 @dataclass(frozen=True)
@@ -113,15 +114,16 @@ class Seat:
         # Control characters, direction overrides and lone surrogates: shown to others they
         # could disguise text, and a surrogate can't even be encoded. (Joiners stay: emoji.)
         if any(unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI for ch in self.name):
-            raise ValueError("a name can't contain control or formatting characters")
+            raise ValueError(N_("A name can't contain control or formatting characters."))
         if len(self.name) > MAX_NAME:
-            raise ValueError(f"a name has at most {MAX_NAME} characters")
+            raise ValueError(Text("A name has at most %(n)s characters.", n=MAX_NAME))
         if not 0 <= self.color < 32:
             raise ValueError("color must be in 0..31")
         if not 0 <= self.bot <= 3:
             raise ValueError("bot must be 0 (human) or a strength 1..3")
         if self.phone is not None and not _E164.fullmatch(self.phone):
-            raise ValueError("phone must be in E.164 form, like +15551234567")
+            raise ValueError(N_("Write a phone number with its country code, like "
+                                "+15551234567."))
         object.__setattr__(self, "medals", tuple(self.medals))
         if self.joined < 0 or len(self.medals) != 3 or min(self.medals) < 0:
             raise ValueError("joined and medals are counts")
@@ -193,7 +195,7 @@ class LogReader:
 
     def take(self, radix: int) -> int:
         if self.remaining <= 0:
-            raise IllegalLog("The link's moves ran out before the game expected.")
+            raise IllegalLog(N_("The link's moves ran out before the game expected."))
         self.remaining -= 1
         if radix == 1:  # a roll or a forced move: nothing stored (and no big division)
             return 0
@@ -203,7 +205,7 @@ class LogReader:
     def finish(self) -> None:
         """Call after the replay: refuses decisions left over or data beyond the log."""
         if self.remaining or self._number:
-            raise IllegalLog("The link holds more moves than the game can use.")
+            raise IllegalLog(N_("The link holds more moves than the game can use."))
 
 
 def info_bits(log: list[tuple[int, int]]) -> float:

@@ -15,6 +15,7 @@ from app import claims, link
 from app.engine.core import CLAIM, MOVE, OVER, ROLL, IllegalMove, Match
 from app.engine.dice import Dice, commitment, game_secret
 from app.engine.games import default_colors, rules_for
+from app.engine.text import N_
 from app.keys import Keys
 from app.link import Header, Seat
 
@@ -102,17 +103,17 @@ class Game:
         Returns True when the turn is over (the next seat is to roll, or the game ended).
         """
         if self.over:
-            raise TurnError("This game is over.")
+            raise TurnError(N_("This game is over."))
         if self.match.turn != seat:
-            raise TurnError("It is not this player's turn.")
+            raise TurnError(N_("It is not this player's turn."))
         for step in steps:
             if self.over or self.match.turn != seat:
-                raise TurnError("The turn is already over: there is nothing more to play.")
+                raise TurnError(N_("The turn is already over: there is nothing more to play."))
             if self.match.phase == CLAIM:
                 step = self._claim(step, time.time() if now is None else now)
             elif step == "roll":
                 if self.match.phase != ROLL:
-                    raise TurnError("The dice are already rolled: play them first.")
+                    raise TurnError(N_("The dice are already rolled: play them first."))
                 self.match.roll()
             else:
                 self.match.play(self._index_of(step))
@@ -122,7 +123,7 @@ class Game:
     def claim_ticket(self, now: float) -> str:
         """The ticket for claiming the re-roll at this claim point, issued at ``now``."""
         if self.match.phase != CLAIM:
-            raise TurnError("There is no re-roll to claim.")
+            raise TurnError(N_("There is no re-roll to claim."))
         return claims.ticket(self.keys, self._binding(), now)
 
     def _binding(self) -> str:
@@ -135,7 +136,7 @@ class Game:
             return step
         if not isinstance(step, dict) or not ({"claim"} == step.keys() or
                                               {"claimed"} == step.keys()):
-            raise TurnError("Claim the re-roll or let it go first.")
+            raise TurnError(N_("Claim the re-roll or let it go first."))
         try:
             if "claim" in step:
                 step = {"claimed": claims.receipt_for(self.keys, self._binding(), step["claim"],
@@ -143,40 +144,40 @@ class Game:
             else:
                 claims.check_receipt(self.keys, self._binding(), step["claimed"])
         except claims.ClaimMissed as error:
-            raise ClaimMissed(str(error)) from None
+            raise ClaimMissed(*error.args) from None  # the message, still marked for translation
         except claims.ClaimError as error:
-            raise TurnError(str(error)) from None
+            raise TurnError(*error.args) from None
         self.match.claim(True)
         return step
 
     def _index_of(self, step) -> int:
         if self.match.phase != MOVE:
-            raise TurnError("Roll the dice first.")
+            raise TurnError(N_("Roll the dice first."))
         try:
             wanted = (step["from"], step["to"], tuple(step["values"]))
         except (TypeError, KeyError):
             wanted = None
         if wanted is None or not isinstance(step["values"], list) or \
                 not all(type(n) is int for n in (*wanted[:2], *wanted[2])):
-            raise TurnError("A move names where a piece goes from and to (whole numbers), and "
-                            "the list of values it uses.")
+            raise TurnError(N_("A move names where a piece goes from and to (whole numbers), "
+                               "and the list of values it uses."))
         for index, move in enumerate(self.match.legal_moves()):
             if (move.src, move.dst, move.values) == wanted:
                 return index
-        raise TurnError("That move is not allowed here.")
+        raise TurnError(N_("That move is not allowed here."))
 
     def add_player(self, seat: Seat) -> "Game":
         """The same game with a new player in a free seat (Ludo): four pieces at home, playing
         when the turn order reaches them. Before the first step they simply sit at the table."""
         if not hasattr(self.rules, "join"):
-            raise TurnError("This game takes no new players once it has started.")
+            raise TurnError(N_("This game takes no new players once it has started."))
         if self.over:
-            raise TurnError("This game is over.")
+            raise TurnError(N_("This game is over."))
         seats = list(self.header.seats)
         if len(seats) >= len(self.rules.board.color_names):
-            raise TurnError("Every seat at this table is taken.")
+            raise TurnError(N_("Every seat at this table is taken."))
         if seat.color in [s.color for s in seats]:
-            raise TurnError("That color is taken.")
+            raise TurnError(N_("That color is taken."))
         host = seats[self.header.host]
         seats.append(replace(seat, joined=len(self.match.steps), medals=(0, 0, 0)))
         seats.sort(key=lambda s: s.color)  # turn order: around the board
@@ -191,7 +192,7 @@ class Game:
         included), host, language and board, a new seed, and the medals won here added to the
         table's count."""
         if not self.over:
-            raise TurnError("The game isn't over yet.")
+            raise TurnError(N_("The game isn't over yet."))
         won = medals(self.state.placed, len(self.header.seats))
         seats = [replace(s, joined=0, medals=tuple(a + b for a, b in zip(s.medals, won[i])))
                  for i, s in enumerate(self.header.seats)]
@@ -215,11 +216,11 @@ def new_match(header: Header, secret: bytes) -> Match:
     try:
         rules = rules_for(header.game, header.options)
     except (KeyError, ValueError):
-        raise link.UnknownVersion("This link is for a game this version of Boardpass can't "
-                                  "play yet.") from None
+        raise link.UnknownVersion(N_("This link is for a game this version of Boardpass "
+                                     "can't play yet.")) from None
     if header.rules_version != rules.rules_version:
         raise link.UnknownVersion(
-            "This link was made for another version of the rules and can't be replayed.")
+            N_("This link was made for another version of the rules and can't be replayed."))
     try:
         joined = tuple(s.joined for s in header.seats)
         if any(joined) and not hasattr(rules, "join"):

@@ -31,6 +31,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
+from app.engine.text import N_, Text
+from app.i18n import translate
+
 __all__ = ["Delivery", "deliver", "gsm7_length", "normalize_phone", "segments",
            "sms_href", "turn_message"]
 
@@ -78,7 +81,8 @@ class Delivery:
 
 # --- message text ---------------------------------------------------------------------------
 
-def turn_message(mover: str | None, next_name: str, url: str, game_title: str = "Parcheesi") -> str:
+def turn_message(mover: str | None, next_name: str, url: str, game_title: str = "Parcheesi",
+                 lang: str = "en") -> str:
     """The text that hands the turn to the next player, with the link at the end.
 
     ``mover`` is the name of who just moved, or None when the game was just created (the text is
@@ -102,7 +106,7 @@ def turn_message(mover: str | None, next_name: str, url: str, game_title: str = 
 
     A mover name that comes out empty reads "A player moved."; an empty next-player name is
     left out ("Ana moved. Your turn in Boardpass: <url>"). Characters in ``url`` that are not
-    plain printable ASCII are percent-encoded.
+    plain printable ASCII are percent-encoded. ``lang`` is the table's language.
 
     >>> turn_message("\U0001f600", "\u4e2d\u6587", "https://b.example/p/x")
     'A player moved. Your turn in Boardpass: https://b.example/p/x'
@@ -114,12 +118,21 @@ def turn_message(mover: str | None, next_name: str, url: str, game_title: str = 
     if mover is None:
         title = _clean_text(game_title, 40) or "Boardpass"
         if who:
-            return f"{who}, you're invited to a game of {title} in Boardpass. Your turn: {link}"
-        return f"You're invited to a game of {title} in Boardpass. Your turn: {link}"
-    moved = _clean_text(mover, NAME_CHARS) or "A player"
-    if who:
-        return f"{moved} moved. Your turn in Boardpass, {who}: {link}"
-    return f"{moved} moved. Your turn in Boardpass: {link}"
+            text = Text("%(who)s, you're invited to a game of %(title)s in Boardpass. "
+                        "Your turn: %(link)s", who=who, title=title, link=link)
+        else:
+            text = Text("You're invited to a game of %(title)s in Boardpass. Your turn: %(link)s",
+                        title=title, link=link)
+    else:
+        moved = _clean_text(mover, NAME_CHARS) or translate(N_("A player"), lang)
+        if who:
+            text = Text("%(moved)s moved. Your turn in Boardpass, %(who)s: %(link)s",
+                        moved=moved, who=who, link=link)
+        else:
+            text = Text("%(moved)s moved. Your turn in Boardpass: %(link)s", moved=moved,
+                        link=link)
+    # Translations are written in GSM-7 (Spanish without á, í, ó, ú: tests/test_sms.py checks).
+    return translate(text, lang)
 
 
 def _clean_text(text: object, limit: int) -> str:

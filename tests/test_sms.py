@@ -357,3 +357,21 @@ def test_importing_app_sms_imports_neither_twilio_nor_phonenumbers():
                             text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+# --- the table's language -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("mover,next_name", [("Ana", "Ben"), (None, "Ben"), ("Ana", ""),
+                                             (None, ""), ("", "Ben")])
+def test_spanish_texts_are_spanish_and_plain_gsm7(mover, next_name):
+    text = sms.turn_message(mover, next_name, URL, "Ludo", lang="es")
+    assert sms.gsm7_length(text) is not None, text  # GSM-7: no á, í, ó, ú (see sms.py)
+    assert text.endswith(URL)
+    assert ("Te toca" in text) and ("Your turn" not in text)
+
+
+def test_a_spanish_text_names_the_mover_and_the_next_player():
+    assert sms.turn_message("Ana", "Ben", URL, lang="es") == \
+        f"Ana hizo su jugada. Te toca en Boardpass, Ben: {URL}"
+    assert sms.turn_message(None, "Ben", URL, "Ludo", lang="es") == \
+        f"Ben, te invitaron a una partida de Ludo en Boardpass. Te toca: {URL}"

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .text import N_
+
 
 @dataclass(frozen=True)
 class RaceBoard:
@@ -61,7 +63,7 @@ PARCHEESI = RaceBoard(
     last=63,
     home_path=7,
     colors="YBRG",
-    color_names=("yellow", "blue", "red", "green"),
+    color_names=(N_("yellow"), N_("blue"), N_("red"), N_("green")),
 )
 
 
@@ -128,7 +130,7 @@ class RingBoard:
         return 0 <= place < self.track and place % RING_SEGMENT in OUTSIDE_CORNERS
 
 
-RED_ARSE_COLORS = ("red", "blue", "green", "yellow", "purple", "orange")
+RED_ARSE_COLORS = (N_("red"), N_("blue"), N_("green"), N_("yellow"), N_("purple"), N_("orange"))
 RED_ARSE_4 = RingBoard(seats=4, colors="RBGY", color_names=RED_ARSE_COLORS[:4])
 RED_ARSE_6 = RingBoard(seats=6, colors="RBGYPO", color_names=RED_ARSE_COLORS)
 
@@ -152,7 +154,7 @@ def ludo_board(seats: int) -> RaceBoard:
         last=track - 2,
         home_path=5,
         colors="RBGYPO"[:seats],
-        color_names=("red", "blue", "green", "yellow", "purple", "orange")[:seats],
+        color_names=RED_ARSE_COLORS[:seats],
     )
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from .boards import LUDO_4, LUDO_6, RaceBoard
 from .core import MOVE, OVER, ROLL, IllegalMove, Move
+from .text import Text
 
 HOME = -1  # a piece at home, before it comes out ("casa")
 _move = tuple.__new__  # builds a Move without NamedTuple's keyword handling: hot path
@@ -285,15 +286,16 @@ class Ludo:
         return f"{letter} {self._square(color, move.src)}-{self._square(color, move.dst)} " \
                f"{move.values[0]}"
 
-    def move_label(self, color: int, move: Move) -> str:
+    def move_label(self, color: int, move: Move) -> Text:
+        """A move in a player's words, for the page: "Piece on 12 to 15 (3)"."""
         if move.src == HOME:
-            return "Bring a piece out (6)"
-        return f"Piece on {self._place(color, move.src)} to {self._place(color, move.dst)} " \
-               f"({move.values[0]})"
+            return Text("Bring a piece out (6)")
+        return Text("Piece on %(src)s to %(dst)s (%(die)s)", src=self._place(color, move.src),
+                    dst=self._place(color, move.dst), die=move.values[0])
 
     def _place(self, color: int, p: int) -> str:
         if p == self.goal:
-            return "the goal"
+            return Text("the goal")
         if p > self.last:
-            return f"home column {p - self.last}"
+            return Text("home column %(n)s", n=p - self.last)
         return self._square(color, p)

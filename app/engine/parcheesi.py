@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from .boards import PARCHEESI, RaceBoard
 from .core import MOVE, OVER, ROLL, IllegalMove, Move
+from .text import Text
 
 NEST = -1
 CAPTURE_BONUS = 20
@@ -676,16 +677,17 @@ class Parcheesi:
             return f"{letter} enter {used}"
         return f"{letter} {self._square(color, move.src)}-{self._square(color, move.dst)} {used}"
 
-    def move_label(self, color: int, move: Move) -> str:
+    def move_label(self, color: int, move: Move) -> Text:
         """A move in a player's words, for the page: "Pawn on 44 to 45 (1)"."""
         used = " + ".join(map(str, move.values))
         if move.src == NEST:
-            return f"Enter a pawn ({used})"
-        return f"Pawn on {self._place(color, move.src)} to {self._place(color, move.dst)} ({used})"
+            return Text("Enter a pawn (%(used)s)", used=used)
+        return Text("Pawn on %(src)s to %(dst)s (%(used)s)", src=self._place(color, move.src),
+                    dst=self._place(color, move.dst), used=used)
 
     def _place(self, color: int, p: int) -> str:
         if p == self.home:
-            return "Home"
+            return Text("Home")
         if p > self.board.last:
-            return f"home row {p - self.board.last}"
+            return Text("home row %(n)s", n=p - self.board.last)
         return self._square(color, p)

@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 from .boards import HOME_ENTRY, RED_ARSE_4, RED_ARSE_6, RING_SEGMENT, RingBoard
 from .core import CLAIM, MOVE, OVER, ROLL, IllegalMove, Move
+from .text import Text
 from .red_arse_settings import RULE_KEYS, settings
 
 BASE = -1
@@ -413,32 +414,38 @@ class RedArse:
         src, dst = self._place_text(color, move.src), self._place_text(color, move.dst)
         return f"{letter} {src}-{dst} {move.values[0]}"
 
-    def move_label(self, color: int, move: Move) -> str:
+    def move_label(self, color: int, move: Move) -> Text:
         """A move in a player's words, for the page: "Marble on 19 back 4 to 15"."""
         src, dst, die = move.src, move.dst, move.values[0]
         where = self._words(color, dst)
         if src == BASE:
-            return f"A marble out of base to {where} ({die})"
+            return Text("A marble out of base to %(dst)s (%(die)s)", dst=where, die=die)
         start = self._words(color, src)
-        hop = self.board.is_inside_corner(src) and self.board.is_inside_corner(dst)
-        if hop:  # corners are 14 holes apart: a one-die move between two is a hop
-            corners = "4 corners back" if die == BACK else f"{die} corner{'s' * (die > 1)}"
-            return f"Marble on {start} hops {corners} to {where}"
+        if self.board.is_inside_corner(src) and self.board.is_inside_corner(dst):
+            # Corners are 14 holes apart: a one-die move between two is a hop.
+            if die == BACK:
+                return Text("Marble on %(src)s hops 4 corners back to %(dst)s", src=start,
+                            dst=where)
+            if die == 1:
+                return Text("Marble on %(src)s hops 1 corner to %(dst)s", src=start, dst=where)
+            return Text("Marble on %(src)s hops %(n)s corners to %(dst)s", src=start, n=die,
+                        dst=where)
         owner = self.board.home_owner(dst)
         if owner is not None and owner[0] != color:
-            return f"Marble on {start} raids {where} ({die})"
+            return Text("Marble on %(src)s raids %(dst)s (%(die)s)", src=start, dst=where, die=die)
         if die == BACK:
-            return f"Marble on {start} back 4 to {where}"
-        return f"Marble on {start} to {where} ({die})"
+            return Text("Marble on %(src)s back 4 to %(dst)s", src=start, dst=where)
+        return Text("Marble on %(src)s to %(dst)s (%(die)s)", src=start, dst=where, die=die)
 
     def _words(self, color: int, place: int) -> str:
         if place == self.center:
-            return "the center"
+            return Text("the center")
         owner = self.board.home_owner(place)
         if owner is None:
             return str(place + 1)
         owner_color, slot = owner
         if owner_color == color:
-            return f"home slot {slot + 1}"
-        return f"{self.board.color_names[owner_color]}'s home slot {slot + 1}"
+            return Text("home slot %(n)s", n=slot + 1)
+        return Text("%(color)s's home slot %(n)s", color=Text(self.board.color_names[owner_color]),
+                    n=slot + 1)
 
