@@ -18,6 +18,7 @@ from app.engine import red_arse_settings
 from app.engine.core import CLAIM, OVER, IllegalMove
 from app.engine.dice import commitment
 from app.engine.games import ALL as GAMES
+from app.engine.ludo import ludo_options
 from app.keys import Keys
 from app.play import Game, demo_seats, replay, simulation_seed
 
@@ -48,7 +49,7 @@ def table_options(game: str, players: int, board: int | None = None, off=()) -> 
     if game == "red-arse":
         return red_arse_settings.options_for(board, off)
     if game == "ludo" and not off:
-        return int(board == 6)
+        return ludo_options(board)
     if game == "parcheesi" and board == 4 and not off:
         return 0
     raise ValueError(f"{game} has no such board or house-rule choices")
@@ -87,7 +88,7 @@ def simulate(game: str, players: int, games: int, seed: int | str, options: int 
 def _settings(game: str, options: int) -> dict | str:
     if game == "red-arse":
         return red_arse_settings.settings(options)
-    return {"board": 6 if options else 4} if game == "ludo" else "-"
+    return {"capacity": options or 4} if game == "ludo" else "-"
 
 
 API_GAMES = 40  # games whose API calls ``bench`` times

@@ -174,7 +174,7 @@ class Game:
         if self.over:
             raise TurnError(N_("This game is over."))
         seats = list(self.header.seats)
-        if len(seats) >= len(self.rules.board.color_names):
+        if len(seats) >= self.rules.capacity:
             raise TurnError(N_("Every seat at this table is taken."))
         if seat.color in [s.color for s in seats]:
             raise TurnError(N_("That color is taken."))

@@ -422,7 +422,7 @@ def ludo_game(seed: int, players: int = 3, board: int = 4, host: int = 0,
     medals = list(medals) + [(0, 0, 0)] * (players - len(medals))
     seats = [Seat(name=RA_NAMES[i], color=i, medals=medals[i]) for i in range(players)]
     game = Game.new("ludo", seats, keys, seed=seed.to_bytes(8, "big"),
-                    options=1 if board == 6 else 0)
+                    options=6 if board == 6 else 0)
     return Game(replace(game.header, host=host), game.match, keys) if host else game
 
 

@@ -446,7 +446,7 @@ def test_phone_numbers_never_appear_in_a_game_read(client):
     game = Game.new("parcheesi", [link.Seat("Ana", 0, phone="+14155550100"),
                                   link.Seat("Ben", 2, phone="+14155550199")], KEYS)
     read = client.get(f"/api/games/{game.token()}").data
-    assert b"555" not in read
+    assert b"4155550100" not in read and b"4155550199" not in read  # in any form
     game.match.roll()
     later = client.get(f"/api/games/{game.token()}?invite=1").json
     assert "message" not in later  # the invitation, with a number, only for a new game
@@ -780,7 +780,7 @@ def test_a_ludo_table_keeps_its_board_and_its_host(client):
     response = lu_create(client, settings={"board": 6}, host=2)
     assert response.status_code == 201, response.json
     view = response.json
-    assert view["game"] == "ludo" and view["settings"] == {"board": 6}
+    assert view["game"] == "ludo" and view["settings"] == {"board": 6, "capacity": 6}
     assert [s["name"] for s in view["seats"]] == ["Ben", "Ana", "Cleo"]  # red, green, purple
     assert view["seats"][view["host"]]["name"] == "Cleo"
     assert view["placed"] == [] and all(s["medals"] == [0, 0, 0] for s in view["seats"])
@@ -792,15 +792,20 @@ def test_a_ludo_table_keeps_its_board_and_its_host(client):
     assert b"<title>Ludo" in page.data and b'href="/rules/ludo"' in page.data
     # By default: the 52-square board, and the first player listed is the host.
     plain = lu_create(client, players=LU_PLAYERS[:2]).json
-    assert plain["settings"] == {"board": 4} and plain["seats"][plain["host"]]["name"] == "Ana"
+    assert plain["settings"] == {"board": 4, "capacity": 4}
+    assert plain["seats"][plain["host"]]["name"] == "Ana"
     assert client.get(f"/g/{plain['token']}").data.count(b"board=4") == 1
 
 
 @pytest.mark.parametrize("body, words", [
-    ({"settings": {"board": 5}}, "4-arm board of 52 squares"),
-    ({"settings": {"board": "6"}}, "4-arm board of 52 squares"),
-    ({"settings": {"board": 6, "off": []}}, "\"settings\" is an object with \"board\""),
-    ({"settings": [6]}, "\"settings\" is an object with \"board\""),
+    ({"settings": {"capacity": 7}}, "A Ludo table seats 2 to 6 players."),
+    ({"settings": {"board": "6"}}, "A Ludo table seats 2 to 6 players."),
+    ({"settings": {"board": 6, "off": []}}, "\"settings\" is an object with \"capacity\""),
+    ({"settings": {"board": 6, "capacity": 6}}, "\"settings\" is an object with \"capacity\""),
+    ({"settings": [6]}, "\"settings\" is an object with \"capacity\""),
+    ({"settings": {"capacity": 3}, "players": [{"color": c} for c in ("red", "blue", "green",
+                                                                     "yellow")]},
+     "Ludo takes 2 to 3 players on the 52-square board."),
     ({"host": 3}, "\"host\" is the number of the player"),
     ({"host": "Ana"}, "\"host\" is the number of the player"),
     ({"host": True}, "\"host\" is the number of the player"),
@@ -999,7 +1004,7 @@ def test_the_host_starts_a_rematch_with_the_medals_added(client):
 
 
 def test_new_game_form_makes_a_ludo_table_with_its_host(client):
-    form = {"game": "ludo", "lu_board": "6", "lu_host": "4",
+    form = {"game": "ludo", "lu_capacity": "6", "lu_host": "4",
             "lu_play0": "1", "lu_name0": "Ana", "lu_color0": "red",
             "lu_play4": "1", "lu_name4": "Ben", "lu_color4": "purple",
             "play0": "1", "color0": "yellow"}  # Parcheesi's part of the form is not read
@@ -1007,19 +1012,37 @@ def test_new_game_form_makes_a_ludo_table_with_its_host(client):
     assert response.status_code == 302, response.data
     token = response.headers["Location"].split("/g/")[1].split("?")[0]
     view = client.get(f"/api/games/{token}").json
-    assert view["game"] == "ludo" and view["settings"] == {"board": 6}
+    assert view["game"] == "ludo" and view["settings"] == {"board": 6, "capacity": 6}
     assert view["seats"][view["host"]]["name"] == "Ben"
-    refused = client.post("/new", data={**form, "lu_board": "4"})
+    refused = client.post("/new", data={**form, "lu_capacity": "4"})
     assert refused.status_code == 400
     assert "Choose a color among red, blue, green, yellow." in refused.data.decode()
-    assert client.post("/new", data={**form, "lu_board": "5"}).status_code == 400
+    assert client.post("/new", data={**form, "lu_capacity": "7"}).status_code == 400
+    three = client.post("/new", data={**form, "lu_capacity": "3", "lu_color4": "blue"})
+    token = three.headers["Location"].split("/g/")[1].split("?")[0]
+    assert client.get(f"/api/games/{token}").json["settings"] == {"board": 4, "capacity": 3}
 
 
 def test_home_offers_ludo_and_its_rules_page(client):
     home = client.get("/").data.decode()
-    for needle in ('name="game" value="ludo"', 'name="lu_board" value="6"', 'name="lu_play5"',
+    for needle in ('name="game" value="ludo"', 'name="lu_capacity" value="6"', 'name="lu_play5"',
                    'name="lu_host"', 'href="/rules/ludo"'):
         assert needle in home
     page = client.get("/rules/ludo")
     assert page.status_code == 200 and b"How to play Ludo" in page.data
     assert b"never wins a medal" in page.data
+
+
+def test_a_ludo_table_for_three_takes_one_more_player_and_no_more(client):
+    made = client.post("/api/games", json={"game": "ludo", "settings": {"capacity": 3},
+                                           "players": LU_PLAYERS[:2]}).json
+    assert made["settings"] == {"board": 4, "capacity": 3}
+    host = made["host"]
+    added = client.post(f"/api/games/{made['token']}/players",
+                        json={"seat": host, "player": {"name": "Dev", "color": "yellow"}})
+    assert added.status_code == 201, added.json
+    full = client.post(f"/api/games/{added.json['token']}/players",
+                       json={"seat": added.json["host"], "player": {"name": "Eve",
+                                                                    "color": "blue"}})
+    assert_error(full, 409)
+    assert full.json["error"]["message"] == "Every seat at this table is taken."

@@ -932,9 +932,9 @@ def test_ludo_from_the_form_a_turn_and_a_player_added_by_the_host_mid_turn(serve
     form.locator("input[name=game][value=ludo]").check()
     expect(form.locator("section.table[data-game=parcheesi]")).to_be_hidden()
     expect(form.locator("input[name=lu_play4]")).to_be_hidden()  # purple: tables of 6 only
-    form.locator("input[name=lu_board][value='6']").check()
+    form.locator("input[name=lu_capacity][value='6']").check()
     expect(form.locator("input[name=lu_play4]")).to_be_visible()
-    form.locator("input[name=lu_board][value='4']").check()
+    form.locator("input[name=lu_capacity][value='3']").check()
     expect(form.locator("input[name=lu_play4]")).to_be_hidden()
     expect(form.locator("input[name=lu_play0]")).to_be_checked()  # red and green by default
     expect(form.locator("input[name=lu_play2]")).to_be_checked()
@@ -947,7 +947,7 @@ def test_ludo_from_the_form_a_turn_and_a_player_added_by_the_host_mid_turn(serve
     expect(creator.locator("#sendbox")).to_be_visible()
     token = token_of(creator.url)
     view = server.api(f"/api/games/{token}")[1]
-    assert view["game"] == "ludo" and view["settings"] == {"board": 4}
+    assert view["game"] == "ludo" and view["settings"] == {"board": 4, "capacity": 3}
     assert [(s["name"], s["color"]) for s in view["seats"]] == [("Ana", "red"), ("Cleo", "green")]
     assert view["seats"][view["host"]]["name"] == "Ana"
     # The classic cross: 52 squares, 4 stars, the goal's 4 triangles, 4 home columns.
@@ -996,7 +996,7 @@ def test_ludo_from_the_form_a_turn_and_a_player_added_by_the_host_mid_turn(serve
     added = server.position(new, 0, hash_steps(page))
     assert [s["name"] for s in added["seats"]] == ["Ana", "Ben", "Cleo"]
     expect(page.locator("#seats fieldset")).to_have_count(3)
-    expect(page.locator("#addcolors input[name=color]")).to_have_count(1)  # yellow is left
+    expect(page.locator("#addplayer")).to_be_hidden()  # a table for 3: full now
     no_error(page)
     shot(page, "lu-player-added")
     play_out_turn(page)
@@ -1044,7 +1044,7 @@ def test_ludo_a_piece_sent_home_in_the_feed_and_the_next_player_s_replay(server,
     expect(page.locator("#board polygon.safestar")).to_have_count(6)
     expect(page.locator("#board rect.homepath")).to_have_count(30)
     view = server.position(token, seat, steps)
-    assert view["settings"] == {"board": 6}
+    assert view["settings"] == {"board": 6, "capacity": 6}
     label = next(m["label"] for m in view["legal"]
                  if [m["from"], m["to"]] == [capture.src, capture.dst])
     before = page_hash(page)

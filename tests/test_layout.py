@@ -185,7 +185,7 @@ def arms(request):
 
 
 def ludo_layout(arms: int) -> dict:
-    return board_layout("ludo", 1 if arms == 6 else 0)
+    return board_layout("ludo", 6 if arms == 6 else 0)
 
 
 def test_ludo_squares_are_numbered_once_each_on_a_spot_of_their_own(arms):
@@ -277,5 +277,7 @@ def test_ludo_options_choose_the_board():
     assert ludo_layout(4)["board"] == 4 and board_layout("ludo", 0) == ludo_layout(4)
     assert len(ludo_layout(6)["colors"]) == 6
     assert all("angle" not in c for c in ludo_layout(4)["cells"])
+    assert board_layout("ludo", 3) == ludo_layout(4)  # a table for 3 plays on the 52 squares
+    assert board_layout("ludo", 5) == ludo_layout(6)
     with pytest.raises(ValueError):
-        board_layout("ludo", 2)
+        board_layout("ludo", 1)

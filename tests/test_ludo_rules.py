@@ -14,7 +14,7 @@ from app.engine.core import MOVE, OVER, ROLL, Match
 from app.engine.games import rules_for
 
 FOUR = rules_for("ludo")
-SIX = rules_for("ludo", 1)
+SIX = rules_for("ludo", 6)
 
 
 def moves(text, rules=FOUR):

@@ -33,6 +33,6 @@ def default_colors(name: str, players: int, options: int = 0) -> tuple[int, ...]
     opposite each other, three on a 6-player board every other seat)."""
     rules = rules_for(name, options)
     seats = len(rules.board.color_names)
-    if seats % players == 0:
+    if seats % players == 0 and players <= rules.capacity:
         return tuple(range(0, seats, seats // players))
     return tuple(range(players))

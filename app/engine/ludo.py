@@ -54,9 +54,22 @@ class State:
         return f"<ludo {self.colors} {self.pos} turn={self.turn} {self.phase} {self.die}>"
 
 
+def ludo_options(capacity: int) -> int:
+    """The link's options for a table of up to ``capacity`` players (2 to 6): the capacity, or
+    0 for the commonest table of 4.
+
+    >>> [ludo_options(n) for n in range(2, 7)]
+    [2, 3, 0, 5, 6]
+    """
+    if capacity not in range(2, 7):
+        raise ValueError("A Ludo table seats 2 to 6 players.")
+    return 0 if capacity == 4 else capacity
+
+
 class Ludo:
-    """The rule set for one board size: options 0 is the 52-square board, 1 the 78-square one
-    (chosen by the table's capacity when the game is created, never changed)."""
+    """The rule set for one table: its capacity, chosen when the game is created (the link's
+    options: ``ludo_options``), decides the board: 52 squares for up to 4 players, 78 for 5 or 6.
+    Players may join a game in progress until the table is full."""
 
     name = "ludo"
     dice_count = 1
@@ -64,10 +77,11 @@ class Ludo:
     rules_version = 1
 
     def __init__(self, options: int = 0):
-        if options not in (0, 1):
+        if options not in (0, 2, 3, 5, 6):
             raise ValueError("unknown Ludo options")
         self.options = options
-        self.board: RaceBoard = LUDO_6 if options else LUDO_4
+        self.capacity = options or 4
+        self.board: RaceBoard = LUDO_6 if self.capacity > 4 else LUDO_4
         self.goal = self.board.home
         self.last = self.board.last
         colors = range(len(self.board.entries))
@@ -89,9 +103,9 @@ class Ludo:
         """Everyone's pieces at home, ``first`` to roll; ``colors`` in turn order; the seats in
         ``waiting`` join later."""
         seats = len(self.board.entries)
-        if not 2 <= len(colors) <= seats or len(set(colors)) != len(colors) or \
+        if not 2 <= len(colors) <= self.capacity or len(set(colors)) != len(colors) or \
                 not all(0 <= c < seats for c in colors):
-            raise ValueError(f"this board takes 2 to {seats} players of different colors")
+            raise ValueError(f"this table takes 2 to {self.capacity} players of different colors")
         if list(colors) != sorted(colors, key=lambda c: (c - colors[0]) % seats):
             raise ValueError("seats go around the board in the direction pieces move")
         if first in waiting or len(colors) - len(waiting) < 2:
@@ -227,7 +241,7 @@ class Ludo:
         letters = self.board.colors.lower()
         seats = "/".join(letters[c] + ":" + ",".join(self._square(c, p) for p in pieces)
                          for c, pieces in zip(state.colors, state.pos))
-        fields = [self.name + ("6" if self.options else ""), seats]
+        fields = [self.name + ("6" if self.capacity > 4 else ""), seats]
         if state.phase == OVER:
             fields += [letters[state.colors[state.placed[0]]], "over"]
         else:
@@ -243,7 +257,7 @@ class Ludo:
     def parse(self, text: str) -> State:
         """Read a position written by ``format``; ``ValueError`` on a malformed one."""
         fields = text.split()
-        if len(fields) < 4 or fields[0] != self.name + ("6" if self.options else ""):
+        if len(fields) < 4 or fields[0] != self.name + ("6" if self.capacity > 4 else ""):
             raise ValueError("expected: ludo[6] <seats> <to move> <die|roll|over> [placed:..] "
                              "[waiting:..]")
         letters = self.board.colors.lower()

@@ -72,6 +72,7 @@ class Parcheesi:
 
     def __init__(self, board: RaceBoard = PARCHEESI):
         self.board = board
+        self.capacity = len(board.entries)  # players at most
         self.home = home = board.home
         self._rests = {}
         self._pluses = {}

@@ -83,6 +83,7 @@ class RedArse:
         table = settings(options)
         self.options = options
         self.board: RingBoard = RED_ARSE_6 if table["board"] == 6 else RED_ARSE_4
+        self.capacity = self.board.seats  # players at most
         on = {key: key not in table["off"] for key in RULE_KEYS}
         self.kill_reroll = on["kill_reroll"]
         self.corner_reroll = on["corner_reroll"]

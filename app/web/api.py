@@ -17,6 +17,7 @@ from app.engine import red_arse_settings
 from app.engine.core import CLAIM
 from app.engine.games import NAMES as GAMES, TITLES, rules_for
 from app.link import Seat
+from app.engine.ludo import ludo_options
 from app.play import Game, TurnError
 from app.web import ROOT
 from app.web.layout import board_layout
@@ -30,9 +31,9 @@ MESSAGES = {
                   "6-arm board of 78 squares (up to 6) (\"board\": 4 or 6).",
     "ludo_board_query": "Ludo is played on the 4-arm board of 52 squares (up to 4 players) or the "
                         "6-arm board of 78 squares (up to 6) (board=4 or board=6).",
-    "ludo_table": "Ludo is played at a table of up to 4 or up to 6 players.",
-    "ludo_settings": "\"settings\" is an object with \"board\": 4 (52 squares, up to 4 players) "
-                     "or 6 (78 squares, up to 6).",
+    "ludo_table": "A Ludo table seats 2 to 6 players.",
+    "ludo_settings": "\"settings\" is an object with \"capacity\": the most players the table "
+                     "seats, 2 to 6 (up to 4 play on 52 squares, 5 or 6 on 78).",
     "players_on_board": "{title} takes 2 to {seats} players on the {squares}-square board.",
     "host": "\"host\" is the number of the player creating the game in \"players\" (0 for the "
             "first).",
@@ -168,11 +169,6 @@ def new_game(game: str, seats: list[Seat], options: int, host: int = 0) -> Game:
     return played
 
 
-def ludo_options(board: int) -> int:
-    """Ludo's link options for a table of up to ``board`` (4 or 6) players."""
-    return 1 if board == 6 else 0
-
-
 def parse_host(game: str, host, players: list, seats: list[Seat], options: int) -> int:
     """The creator's seat (seats are sorted) from their place in the request's ``players``
     (Ludo; the first player listed by default)."""
@@ -191,13 +187,14 @@ def parse_settings(game: str, settings) -> int:
     """The link's options for a game's table settings (see ``red_arse_settings``)."""
     if settings is None or settings == {}:
         return 0
-    if game == "ludo":
-        if not isinstance(settings, dict) or not set(settings) <= {"board"}:
+    if game == "ludo":  # the table's capacity ("board": 4 or 6 is a table of that many)
+        if not isinstance(settings, dict) or len(settings) != 1 or \
+                not set(settings) <= {"capacity", "board"}:
             raise BadRequest(MESSAGES["ludo_settings"])
-        board = settings.get("board", 4)
-        if type(board) is not int or board not in (4, 6):
-            raise BadRequest(MESSAGES["ludo_board"])
-        return ludo_options(board)
+        capacity = settings.get("capacity", settings.get("board"))
+        if type(capacity) is not int or capacity not in range(2, 7):
+            raise BadRequest(MESSAGES["ludo_table"])
+        return ludo_options(capacity)
     if game != "red-arse":
         raise BadRequest(f"{TITLES[game]} has no settings.")
     if not isinstance(settings, dict) or not set(settings) <= {"board", "off"}:
@@ -221,10 +218,10 @@ def parse_players(game: str, players, options: int = 0) -> list[Seat]:
     """Seats from the request, in turn order (around the board in the direction of play)."""
     rules = rules_for(game, options)
     names = rules.board.color_names
-    if not isinstance(players, list) or not 2 <= len(players) <= len(names):
+    if not isinstance(players, list) or not 2 <= len(players) <= rules.capacity:
         if game == "ludo":
             raise BadRequest(MESSAGES["players_on_board"].format(
-                title=TITLES[game], seats=len(names), squares=rules.board.track))
+                title=TITLES[game], seats=rules.capacity, squares=rules.board.track))
         board = f" on the {len(names)}-player board" if game == "red-arse" else ""
         raise BadRequest(f"{TITLES[game]} takes 2 to {len(names)} players{board}.")
     seats = [parse_player(player, names, i + 1) for i, player in enumerate(players)]

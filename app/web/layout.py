@@ -67,10 +67,10 @@ def board_layout(game: str, options: int = 0) -> dict:
         from app.engine.red_arse_settings import settings
 
         return red_arse(settings(options)["board"])
-    if game == "ludo":
-        if options not in (0, 1):
-            raise ValueError("Ludo is played on the 4-arm or the 6-arm board.")
-        return ludo(6 if options else 4)
+    if game == "ludo":  # options: the table's capacity, which chose the board
+        from app.engine.games import rules_for
+
+        return ludo(len(rules_for("ludo", options).board.entries))
     raise ValueError(f"No game called {game!r}.")
 
 

@@ -93,10 +93,10 @@ def _form_settings(game: str, form) -> dict | None:
     """Red Arse's board and house rules from the form: a rule is on when its box is ticked (a
     form without the rules' boxes, ``rules_shown``, keeps them all on); Ludo's board."""
     if game == "ludo":
-        board = form.get("lu_board", "4")
-        if board not in ("4", "6"):
+        capacity = form.get("lu_capacity", "4")
+        if capacity not in ("2", "3", "4", "5", "6"):
             raise BadRequest(MESSAGES["ludo_table"])
-        return {"board": int(board)}
+        return {"capacity": int(capacity)}
     if game != "red-arse":
         return None
     board = form.get("board", "4")
@@ -114,7 +114,7 @@ def board_url(played: Game) -> str:
         size = red_arse_settings.settings(played.header.options)["board"]
         return url_for("api.board", game="red-arse", board=size)
     if played.header.game == "ludo":
-        return url_for("api.board", game="ludo", board=6 if played.header.options else 4)
+        return url_for("api.board", game="ludo", board=6 if played.rules.capacity > 4 else 4)
     return url_for("api.board", game=played.header.game)
 
 

@@ -140,7 +140,7 @@ def rules_settings(rules) -> dict:
     if rules.name == "red-arse":
         return red_arse_settings.settings(rules.options)
     if rules.name == "ludo":
-        return {"board": 6 if rules.options else 4}
+        return {"board": 6 if rules.capacity > 4 else 4, "capacity": rules.capacity}
     return {}
 
 

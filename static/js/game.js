@@ -601,7 +601,9 @@ function showAddPlayer() {
   const creating = params.get("new") && base.steps === 0;
   const hostsTurn = base.turn === base.host && !turnSent && (base.steps > 0 || !steps.length);
   const free = board.layout.colors.filter((c) => !base.seats.some((s) => s.color === c.name));
-  box.hidden = !(isLudo() && view.phase !== "over" && free.length && (creating || hostsTurn));
+  const room = base.seats.length < (base.settings.capacity || board.layout.colors.length);
+  box.hidden = !(isLudo() && view.phase !== "over" && free.length && room &&
+                 (creating || hostsTurn));
   if (box.hidden) return;
   const colors = $("addcolors");
   const chosen = colors.querySelector("input:checked");

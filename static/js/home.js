@@ -17,7 +17,7 @@ function update() {
     show(table, chosen);
     const size = table.querySelector("input[data-board]:checked");
     if (!chosen || !size) continue;
-    const board = +size.value;
+    const board = +(size.dataset.board || size.value);
     for (const seat of table.querySelectorAll("fieldset.player")) {
       show(seat, +seat.dataset.seat < board);
     }
