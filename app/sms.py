@@ -34,8 +34,8 @@ from urllib.parse import quote, urlsplit
 from app.engine.text import N_, Text
 from app.i18n import translate
 
-__all__ = ["Delivery", "deliver", "gsm7_length", "normalize_phone", "segments",
-           "sms_href", "turn_message"]
+__all__ = ["Delivery", "deliver", "gsm7_length", "normalize_phone", "results_message",
+           "segments", "sms_href", "turn_message"]
 
 _log = logging.getLogger(__name__)
 
@@ -132,6 +132,28 @@ def turn_message(mover: str | None, next_name: str, url: str, game_title: str = 
             text = Text("%(moved)s moved. Your turn in Boardpass: %(link)s", moved=moved,
                         link=link)
     # Translations are written in GSM-7 (Spanish without á, í, ó, ú: tests/test_sms.py checks).
+    return translate(text, lang)
+
+
+def results_message(winner: str, host: str, url: str, game_title: str,
+                    lang: str = "en") -> str:
+    """The text that brings a finished game's results to its host (who may start a rematch),
+    cleaned and GSM-7 like ``turn_message``.
+
+    >>> results_message("Ana", "Ben", "https://b.example/g/x?host=1", "Ludo")
+    'Ana won our game of Ludo in Boardpass. Ben, see the results (and start a rematch): https://b.example/g/x?host=1'
+    """
+    link = _clean_url(url)
+    title = _clean_text(game_title, 40) or "Boardpass"
+    won = _clean_text(winner, NAME_CHARS) or translate(N_("A player"), lang)
+    who = _clean_text(host, NAME_CHARS)
+    if who:
+        text = Text("%(winner)s won our game of %(title)s in Boardpass. %(who)s, see the "
+                    "results (and start a rematch): %(link)s", winner=won, title=title, who=who,
+                    link=link)
+    else:
+        text = Text("%(winner)s won our game of %(title)s in Boardpass. See the results (and "
+                    "start a rematch): %(link)s", winner=won, title=title, link=link)
     return translate(text, lang)
 
 

@@ -52,8 +52,6 @@ MESSAGES = {
     "turn_lost": "The turn in progress can't go on once a player joins now: add them before "
                  "rolling, or on your next turn. ({reason})",
     "no_rematch": "Rematches are for Ludo tables: start a new game instead.",
-    "results": "Our game of {title} in Boardpass is over. See the results (and start a rematch): "
-               "{url}",
 }
 
 STATUS = {
@@ -448,11 +446,14 @@ def _send(played: Game, mover: str | None, url: str, deliver: bool = True) -> di
                     "sms_href": None}
         # Nobody is texted; the page offers the host the final link (their rematch is there).
         host = played.header.seats[played.header.host]
-        text = MESSAGES["results"].format(title=TITLES[played.header.game], url=url + "?host=1")
+        winner = played.header.seats[played.state.winner].name
+        text = sms.results_message(winner, host.name, url + "?host=1",
+                                   TITLES[played.header.game], played.header.lang)
         return {"to": host.name, "text": text, "status": "game-over", "error": None,
                 "sms_href": sms.sms_href(host.phone, text)}
     to = played.header.seats[played.match.turn]
-    text = sms.turn_message(mover, to.name, url, TITLES[played.header.game])
+    text = sms.turn_message(mover, to.name, url, TITLES[played.header.game],
+                            played.header.lang)
     if deliver and to.phone:
         delivery = sms.deliver(to.phone, text)
     else:
