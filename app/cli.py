@@ -15,7 +15,8 @@ import time
 
 from app import claims, link
 from app.engine import red_arse_settings
-from app.engine.core import CLAIM, OVER, IllegalMove
+from app.engine import bots
+from app.engine.core import CLAIM, OVER, ROLL, IllegalMove
 from app.engine.dice import commitment
 from app.engine.games import ALL as GAMES
 from app.engine.ludo import ludo_options
@@ -178,6 +179,65 @@ def _a_turn(played: Game) -> tuple[str, int, list]:
     return middle, seat, turn
 
 
+def tournament(game: str, players: int, seats: list[str], games: int, seed: str = "1",
+               options: int | None = None) -> dict:
+    """``games`` complete games between bots of the given strengths, the strengths rotating
+    round the seats from game to game; wins per strength with a 95% confidence interval
+    (Wilson) and the CPU time per bot move."""
+    if len(seats) != players:
+        raise ValueError(f"--seats lists {players} strengths, one per player")
+    for strength in seats:
+        if strength not in ("random", *bots.STRENGTHS):
+            raise ValueError(f"no bot strength {strength!r}")
+    keys = Keys.for_tests(SIM_KEYS_LABEL)
+    options = table_options(game, players) if options is None else options
+    wins = dict.fromkeys(seats, 0)
+    played_by = dict.fromkeys(seats, 0)
+    thinking = {s: [0.0, 0] for s in seats}
+    for number in range(games):
+        order = seats[number % players:] + seats[:number % players]
+        played = Game.new(game, demo_seats(game, players, options), keys,
+                          seed=simulation_seed(f"tournament/{seed}", number), options=options)
+        match, rules = played.match, played.rules
+        while match.phase != OVER:
+            if match.phase == ROLL:
+                match.roll()
+                continue
+            strength = order[match.turn]
+            t0 = time.process_time()
+            index = bots.choose(strength, rules, match.state,
+                                bots.decision_seed(played.header.seed, len(match.steps)))
+            spent = thinking[strength]
+            spent[0] += time.process_time() - t0
+            spent[1] += 1
+            match.step(index)
+        winner = match.state.winner
+        wins[order[winner]] += 1
+        for strength in order:
+            played_by[strength] += 1
+    table = {}
+    for strength in dict.fromkeys(seats):
+        n = played_by[strength]
+        low, high = _wilson(wins[strength], n)
+        seconds, moves = thinking[strength]
+        table[strength] = {"seats": seats.count(strength), "wins": wins[strength],
+                           "win_share_of_seat_games": f"{wins[strength] / n:.3f} "
+                                                      f"[{low:.3f}, {high:.3f}]",
+                           "ms_per_move": round(1000 * seconds / max(moves, 1), 3)}
+    return {"game": game, "players": players, "settings": _settings(game, options),
+            "games": games, "fair_share": round(1 / players, 3), "strengths": table}
+
+
+def _wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share of ``wins`` in ``n``."""
+    if not n:
+        return 0.0, 1.0
+    share = wins / n
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((share * (1 - share) + z * z / (4 * n)) / n) ** 0.5 / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def describe_history(played_match, header) -> list[str]:
     rules = played_match.rules
     lines = []
@@ -269,6 +329,15 @@ def main(argv: list[str] | None = None) -> int:
     ver.add_argument("link")
     ver.add_argument("--secret", help="the revealed dice secret (hex)")
     ver.add_argument("--commitment", help="the commitment shown when the game started")
+    tour = commands.add_parser("tournament", help="bots of given strengths play each other")
+    tour.add_argument("--game", choices=GAMES, default="parcheesi")
+    tour.add_argument("--players", type=int, default=4)
+    tour.add_argument("--seats", default="hard,medium,medium,medium",
+                      help="one strength per seat: random, easy, medium or hard")
+    tour.add_argument("--games", type=int, default=100)
+    tour.add_argument("--board", type=int, choices=red_arse_settings.BOARDS)
+    tour.add_argument("--seed", default="1")
+    tour.add_argument("--json", action="store_true")
     lang = commands.add_parser("i18n", help="translation catalogs: update, compile, check")
     lang.add_argument("action", choices=["update", "compile", "check"],
                       help="update: extract the messages and merge them into each language's "
@@ -283,6 +352,11 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(report) if args.json else _lines(report))
         elif args.command == "inspect":
             print(inspect(_token(args.link)))
+        elif args.command == "tournament":
+            options = table_options(args.game, args.players, args.board)
+            report = tournament(args.game, args.players, args.seats.split(","), args.games,
+                                args.seed, options)
+            print(json.dumps(report) if args.json else _lines(report))
         elif args.command == "i18n":
             return _i18n(args.action)
         elif args.command == "bench":

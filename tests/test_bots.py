@@ -1,0 +1,82 @@
+"""Bots: always legal, deterministic for a game and decision, and able to finish any game."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.engine import bots
+from app.engine.core import OVER, ROLL
+from app.engine.games import rules_for
+from app.engine.red_arse_settings import options_for
+from app.keys import Keys
+from app.play import Game, demo_seats, simulation_seed
+
+KEYS = Keys.for_tests("bots")
+TABLES = [("parcheesi", 0, 4), ("red-arse", 0, 4), ("red-arse", options_for(6), 6),
+          ("ludo", 0, 4), ("ludo", 6, 6)]
+
+
+def bot_game(game, options, players, strengths, number=0, each=None) -> Game:
+    played = Game.new(game, demo_seats(game, players, options), KEYS,
+                      seed=simulation_seed("bots", number), options=options)
+    match = played.match
+    while match.phase != OVER:
+        if match.phase == ROLL:
+            match.roll()
+            continue
+        strength = strengths[match.turn % len(strengths)]
+        index = bots.choose(strength, played.rules, match.state,
+                            bots.decision_seed(played.header.seed, len(match.steps)))
+        if each:
+            each(played, strength, index)
+        match.step(index)
+    return played
+
+
+@pytest.mark.parametrize("game,options,players", TABLES)
+def test_a_game_of_bots_finishes_with_legal_moves_only(game, options, players):
+    def legal(played, strength, index):
+        assert 0 <= index < max(len(played.match.legal_moves()), 2)
+
+    played = bot_game(game, options, players, ["easy", "medium", "random"], each=legal)
+    assert played.over
+    assert Game.from_token(played.token(), KEYS).position() == played.position()
+
+
+@pytest.mark.parametrize("game,options,players", TABLES[:2] + TABLES[3:4])
+def test_every_strength_chooses_the_same_move_for_the_same_decision(game, options, players):
+    rules = rules_for(game, options)
+    checked = 0
+
+    def twice(played, strength, index):
+        nonlocal checked
+        if strength != "random" and len(played.match.legal_moves()) > 1 and checked < 25:
+            seed = bots.decision_seed(played.header.seed, len(played.match.steps))
+            state = played.match.state.copy()
+            for again in ("easy", "medium", "hard"):
+                assert bots.choose(again, rules, state, seed) == \
+                    bots.choose(again, rules, state.copy(), seed)
+            checked += 1
+
+    bot_game(game, options, players, ["medium", "easy"], number=3, each=twice)
+    assert checked == 25
+
+
+def test_decision_seeds_differ_by_game_and_decision():
+    assert bots.decision_seed(b"12345678", 7) == bots.decision_seed(b"12345678", 7)
+    assert len({bots.decision_seed(b"12345678", i) for i in range(100)} |
+               {bots.decision_seed(b"87654321", 0)}) == 101
+
+
+def test_medium_takes_a_capture_and_avoids_leaving_a_piece_in_reach():
+    ludo = rules_for("ludo")
+    state = ludo.parse("ludo r:10,30,n,n/b:12,n,n,n r 2")
+    assert ludo.describe(state, ludo.legal_moves(state)[bots.choose("medium", ludo, state, 1)]) \
+        == "r 10-12 2"
+    parcheesi = rules_for("parcheesi")
+    # Yellow's pawn on 10 has red 4 squares behind it: medium takes it to safety on 12.
+    state = parcheesi.parse("parcheesi y:10,30,n,n/r:6,n,n,n y 2")
+    moves = parcheesi.legal_moves(state)
+    assert [parcheesi.describe(state, m) for m in moves] == ["y 10-12 2", "y 30-32 2"]
+    assert bots.choose("medium", parcheesi, state, 1) == 0
+    assert bots.choose("hard", parcheesi, state, 1) == 0
