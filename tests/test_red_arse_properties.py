@@ -33,10 +33,10 @@ def tables(draw):
     return options_for(board, off), draw(st.integers(2, board))
 
 
-def play_random(game: Game, choice_seed: int, each=None) -> Game:
+def play_random(game: Game, choice_seed: int, each=None, limit: int = MAX_STEPS) -> Game:
     rng = random.Random(choice_seed)
     match = game.match
-    while match.phase != OVER and len(match.steps) < MAX_STEPS:
+    while match.phase != OVER and len(match.steps) < limit:
         if match.phase == ROLL:
             game.step()
         elif match.phase == CLAIM:
@@ -85,12 +85,7 @@ def test_every_game_ends_with_a_winner_and_no_marble_is_ever_lost(table, seed, c
 @given(tables(), st.binary(min_size=8, max_size=8), st.integers(0, 2**32 - 1),
        st.integers(0, 3000))
 def test_a_link_replays_to_the_same_position_and_the_same_moves(table, seed, choice_seed, cut):
-    game = new_game(table, seed)
-    rng = random.Random(choice_seed)
-    while not game.over and len(game.match.steps) < cut:
-        phase = game.match.phase
-        game.step(rng.randrange(2) if phase == CLAIM else
-                  rng.randrange(len(game.match.legal_moves())) if phase != ROLL else 0)
+    game = play_random(new_game(table, seed), choice_seed, limit=cut)
     again = Game.from_token(game.token(), KEYS)
     assert again.position() == game.position()
     assert again.match.legal_moves() == game.match.legal_moves()
@@ -104,12 +99,7 @@ def test_a_link_replays_to_the_same_position_and_the_same_moves(table, seed, cho
 @given(tables(), st.binary(min_size=8, max_size=8), st.integers(0, 2**32 - 1),
        st.integers(0, 400))
 def test_notation_round_trips_every_reached_position(table, seed, choice_seed, cut):
-    game = new_game(table, seed)
-    rng = random.Random(choice_seed)
-    while not game.over and len(game.match.steps) < cut:
-        phase = game.match.phase
-        game.step(rng.randrange(2) if phase == CLAIM else
-                  rng.randrange(len(game.match.legal_moves())) if phase != ROLL else 0)
+    game = play_random(new_game(table, seed), choice_seed, limit=cut)
     text = game.position()
     assert game.rules.format(game.rules.parse(text)) == text
     assert game.rules.parse(text) == game.state

@@ -53,6 +53,31 @@ class RaceBoard:
             raise ValueError(f"a {self.colors[color]} piece never stands on square {square}")
         return progress
 
+    # Notation: a piece is "n" before it starts, its track square's number, "hK" on space K of
+    # its home path, or ``end`` (Parcheesi's "H", Ludo's "G") at the end of it.
+
+    def square_text(self, color: int, progress: int, end: str) -> str:
+        if progress < 0:
+            return "n"
+        if progress == self.home:
+            return end
+        if progress > self.last:
+            return f"h{progress - self.last}"
+        return str(self.cell(color, progress))
+
+    def progress_of(self, color: int, text: str, end: str) -> int:
+        """The progress ``square_text`` wrote; ``ValueError`` for a place that isn't one."""
+        if text == "n":
+            return -1
+        if text == end:
+            return self.home
+        if text.startswith("h"):
+            step = int(text[1:])
+            if not 1 <= step <= self.home_path:
+                raise ValueError(f"no home path space {text}")
+            return self.last + step
+        return self.progress(color, int(text))
+
 
 # The standard Parcheesi board: 68 squares, entries 17 apart, each quarter with three safety spaces
 # (the entry, 7 after it, and 12 after it, which is the next color's turn into its home path).

@@ -44,6 +44,21 @@ class Rules(Protocol):
     def play(self, state, move: Move) -> None: ...
 
 
+class OneDie:
+    """What rule sets rolling one die share: a roll with no possible move ends the move, but a
+    6 still rolls again. A subclass gives ``legal_moves`` and ``_end_move(state, again)``."""
+
+    dice_count = 1
+
+    def roll(self, state, dice: tuple[int]) -> None:
+        if state.phase != ROLL:
+            raise IllegalMove("it is not time to roll")
+        (state.die,) = dice
+        state.phase, state.moves = MOVE, None
+        if not self.legal_moves(state):
+            self._end_move(state, state.die == 6)
+
+
 class Reader(Protocol):
     """A source of logged step indices (``app.link.LogReader`` is one)."""
 

@@ -17,7 +17,7 @@ to the last square of its lap, then up its home column to the goal, as in Parche
 from __future__ import annotations
 
 from .boards import LUDO_4, LUDO_6, RaceBoard
-from .core import MOVE, OVER, ROLL, IllegalMove, Move
+from .core import MOVE, OVER, ROLL, IllegalMove, Move, OneDie
 from .text import Text
 
 HOME = -1  # a piece at home, before it comes out ("casa")
@@ -66,13 +66,12 @@ def ludo_options(capacity: int) -> int:
     return 0 if capacity == 4 else capacity
 
 
-class Ludo:
+class Ludo(OneDie):
     """The rule set for one table: its capacity, chosen when the game is created (the link's
     options: ``ludo_options``), decides the board: 52 squares for up to 4 players, 78 for 5 or 6.
     Players may join a game in progress until the table is full."""
 
     name = "ludo"
-    dice_count = 1
     pieces = 4
     rules_version = 1
 
@@ -129,16 +128,7 @@ class Ludo:
 
     # -- chance node ----------------------------------------------------------------------------
 
-    def roll(self, state: State, dice: tuple[int]) -> None:
-        """Throw the die; with nothing to move the turn passes, but a 6 always rolls again."""
-        if state.phase != ROLL:
-            raise IllegalMove("it is not time to roll")
-        (state.die,) = dice
-        state.phase, state.moves = MOVE, None
-        if not self.legal_moves(state):
-            self._next(state, state.die == 6)
-
-    def _next(self, state: State, again: bool) -> None:
+    def _end_move(self, state: State, again: bool) -> None:
         """The same player rolls again, or the next player still in the game rolls."""
         state.phase, state.die, state.moves = ROLL, 0, None
         if again:
@@ -192,14 +182,14 @@ class Ludo:
                     state.phase, state.die, state.moves = OVER, 0, None
                     state.turn = state.placed[0]  # as the notation writes a finished game
                     return
-                self._next(state, False)
+                self._end_move(state, False)
                 return
             again = True
         elif q <= self.last:
             square = self.cell[state.colors[seat]][q + 1]
             if not self.safe[square] and self._capture(state, seat, square):
                 again = True
-        self._next(state, again)
+        self._end_move(state, again)
 
     def _capture(self, state: State, seat: int, square: int) -> bool:
         """Send home every rival piece on ``square``; True if there was one."""
@@ -216,25 +206,10 @@ class Ludo:
     # -- notation -----------------------------------------------------------------------------------
 
     def _square(self, color: int, p: int) -> str:
-        if p == HOME:
-            return "n"
-        if p == self.goal:
-            return "G"
-        if p > self.last:
-            return f"h{p - self.last}"
-        return str(self.cell[color][p + 1])
+        return self.board.square_text(color, p, "G")
 
     def _progress(self, color: int, text: str) -> int:
-        if text == "n":
-            return HOME
-        if text == "G":
-            return self.goal
-        if text.startswith("h"):
-            step = int(text[1:])
-            if not 1 <= step <= self.board.home_path:
-                raise ValueError(f"no home column square {text}")
-            return self.last + step
-        return self.board.progress(color, int(text))
+        return self.board.progress_of(color, text, "G")
 
     def format(self, state: State) -> str:
         """The position in notation (``docs/notation.md``)."""

@@ -578,25 +578,10 @@ class Parcheesi:
     # -- notation ------------------------------------------------------------------------------
 
     def _square(self, color: int, p: int) -> str:
-        if p == NEST:
-            return "n"
-        if p == self.home:
-            return "H"
-        if p > self.board.last:
-            return f"h{p - self.board.last}"
-        return str(self.cell[color][p + 1])
+        return self.board.square_text(color, p, "H")
 
     def _progress(self, color: int, text: str) -> int:
-        if text == "n":
-            return NEST
-        if text == "H":
-            return self.home
-        if text.startswith("h"):
-            step = int(text[1:])
-            if not 1 <= step <= self.board.home_path:
-                raise ValueError(f"no home path space {text}")
-            return self.board.last + step
-        return self.board.progress(color, int(text))
+        return self.board.progress_of(color, text, "H")
 
     def format(self, state: State) -> str:
         """The position in notation (``docs/notation.md``)."""

@@ -24,7 +24,7 @@ from functools import cache
 from typing import NamedTuple
 
 from .boards import HOME_ENTRY, RED_ARSE_4, RED_ARSE_6, RING_SEGMENT, RingBoard
-from .core import CLAIM, MOVE, OVER, ROLL, IllegalMove, Move
+from .core import CLAIM, MOVE, OVER, ROLL, IllegalMove, Move, OneDie
 from .text import Text
 from .red_arse_settings import RULE_KEYS, settings
 
@@ -71,11 +71,10 @@ class State:
         return f"<red-arse {self.colors} {self.pos} turn={self.turn} {self.phase} {self.die}>"
 
 
-class RedArse:
+class RedArse(OneDie):
     """The rule set for one table: a board and its house rules (``red_arse_settings``)."""
 
     name = "red-arse"
-    dice_count = 1
     pieces = 4
     rules_version = 1
 
@@ -226,15 +225,6 @@ class RedArse:
         return routes
 
     # -- chance node and claims -------------------------------------------------------------------
-
-    def roll(self, state: State, dice: tuple[int]) -> None:
-        """Throw the die; with nothing to move the turn ends (a 6 still earns its re-roll)."""
-        if state.phase != ROLL:
-            raise IllegalMove("it is not time to roll")
-        (state.die,) = dice
-        state.phase, state.moves = MOVE, None
-        if not self.legal_moves(state):
-            self._end_move(state, state.die == 6)
 
     def claim(self, state: State, taken: bool) -> None:
         if state.phase != CLAIM:

@@ -11,16 +11,19 @@ off ``HOUSE_RULES[i]``. Everything on and the 4-player board is 0, the smallest 
 
 from __future__ import annotations
 
-# Every rule beyond plain Aggravation is its own switch, all on by default (DECISIONS 8).
+from .text import N_
+
+# Every rule beyond plain Aggravation is its own switch, all on by default (DECISIONS 8). The
+# labels are marked for translation (the pages show them in the page's language).
 HOUSE_RULES = (
-    ("kill_reroll", "Roll again after a kill"),
-    ("corner_reroll", "Roll again after ending a move on an outside corner"),
-    ("backward", "Backward 4 (and backing up behind your start parks you outside home)"),
-    ("back_hop", "Backward hop of 4 inside corners on a 4 (6-player board)"),
-    ("center_six", "The center's 6: a 6 from your start hole goes in, and a 6 leaves it"),
-    ("raids", "Raids on other players' homes"),
-    ("home_backout", "Backing out of home on a 4"),
-    ("claim", "Claim it: 5 seconds to take a re-roll (off: re-rolls are rolled for you)"),
+    ("kill_reroll", N_("Roll again after a kill")),
+    ("corner_reroll", N_("Roll again after ending a move on an outside corner")),
+    ("backward", N_("Backward 4 (and backing up behind your start parks you outside home)")),
+    ("back_hop", N_("Backward hop of 4 inside corners on a 4 (6-player board)")),
+    ("center_six", N_("The center's 6: a 6 from your start hole goes in, and a 6 leaves it")),
+    ("raids", N_("Raids on other players' homes")),
+    ("home_backout", N_("Backing out of home on a 4")),
+    ("claim", N_("Claim it: 5 seconds to take a re-roll (off: re-rolls are rolled for you)")),
 )
 RULE_KEYS = tuple(key for key, _ in HOUSE_RULES)
 BOARDS = (4, 6)
