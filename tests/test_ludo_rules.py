@@ -9,6 +9,7 @@ and orange (exit 66).
 from __future__ import annotations
 
 import pytest
+import scenarios
 
 from app.engine.core import MOVE, OVER, ROLL, Match
 from app.engine.games import rules_for
@@ -18,22 +19,15 @@ SIX = rules_for("ludo", 6)
 
 
 def moves(text, rules=FOUR):
-    state = rules.parse(text)
-    return [rules.describe(state, m) for m in rules.legal_moves(state)]
+    return scenarios.moves(text, rules)
 
 
 def play(text, move, rules=FOUR):
-    state = rules.parse(text)
-    chosen = {rules.describe(state, m): m for m in rules.legal_moves(state)}
-    assert move in chosen, f"{move} not among {list(chosen)}"
-    rules.play(state, chosen[move])
-    return rules.format(state)
+    return scenarios.play(text, move, rules)
 
 
 def roll(text, die, rules=FOUR):
-    state = rules.parse(text)
-    rules.roll(state, (die,))
-    return rules.format(state)
+    return scenarios.roll(text, die, rules)
 
 
 @pytest.mark.parametrize("text,rules", [

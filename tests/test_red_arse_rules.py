@@ -9,6 +9,7 @@ its outside corner 6, home entry 8 and start 10; every seat's holes are 14 furth
 from __future__ import annotations
 
 import pytest
+import scenarios
 
 from app.engine.core import CLAIM, MOVE, OVER, ROLL, Match
 from app.engine.games import rules_for
@@ -23,23 +24,15 @@ def table(board=4, off=()):
 
 
 def moves(text, rules=FOUR):
-    state = rules.parse(text)
-    return [rules.describe(state, m) for m in rules.legal_moves(state)]
+    return scenarios.moves(text, rules)
 
 
 def play(text, move, rules=FOUR):
-    """The position after playing ``move`` (in describe's words) from ``text``."""
-    state = rules.parse(text)
-    chosen = {rules.describe(state, m): m for m in rules.legal_moves(state)}
-    assert move in chosen, f"{move} not among {list(chosen)}"
-    rules.play(state, chosen[move])
-    return rules.format(state)
+    return scenarios.play(text, move, rules)
 
 
 def roll(text, die, rules=FOUR):
-    state = rules.parse(text)
-    rules.roll(state, (die,))
-    return rules.format(state)
+    return scenarios.roll(text, die, rules)
 
 
 # -- notation ---------------------------------------------------------------------------------
