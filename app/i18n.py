@@ -131,7 +131,8 @@ def client_messages(lang: str) -> dict[str, str]:
 def select_locale() -> str:
     """The page's language: an explicit ``?lang=`` switch, then the table's language (a game's
     link carries it: ``g.table_lang``), then the visitor's earlier choice (cookie), then the
-    browser's preference."""
+    page's own default (``g.default_lang``: Ludo's pages speak Spanish), then the browser's
+    preference."""
     from flask import g, request
 
     asked = request.args.get("lang")
@@ -143,7 +144,45 @@ def select_locale() -> str:
     chosen = request.cookies.get("lang")
     if chosen in LANGUAGES:
         return chosen
+    default = g.get("default_lang")
+    if default in LANGUAGES:
+        return default
     return request.accept_languages.best_match(LANGUAGES) or LANGUAGES[0]
+
+
+def page_lang() -> str:
+    """The language of the request being answered (``select_locale``'s choice)."""
+    from flask_babel import get_locale
+
+    locale = get_locale()
+    lang = locale.language if locale is not None else None
+    return lang if lang in LANGUAGES else LANGUAGES[0]
+
+
+def use_table_lang(lang: str) -> None:
+    """Answer this request in a table's language (unless ``?lang=`` asks for another): game
+    pages and API calls set it from the link once it is read."""
+    from flask import g
+    from flask_babel import refresh
+
+    g.table_lang = lang
+    refresh()  # Flask-Babel keeps the locale it chose: choose again
+
+
+def say(message: str) -> str:
+    """A marked message (``N_`` or ``Text``) in the language of the request being answered."""
+    return translate(message, page_lang())
+
+
+@cache
+def client_version(lang: str) -> str:
+    """A fingerprint of the client's messages in ``lang``: their URL changes when they do, so
+    browsers may keep them."""
+    import hashlib
+    import json
+
+    text = json.dumps(client_messages(lang), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 @cache

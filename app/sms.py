@@ -247,9 +247,9 @@ def normalize_phone(text: str, region: str = "US") -> str:
     """
     text = str(text or "").strip()
     if not text:
-        raise ValueError("Enter a phone number.")
-    problem = ("That phone number doesn't look right. Type it with its area code, or start with"
-               " + and the country code, like +44 20 7946 0958.")
+        raise ValueError(N_("Enter a phone number."))
+    problem = N_("That phone number doesn't look right. Type it with its area code, or start "
+                 "with + and the country code, like +44 20 7946 0958.")
     if len(text) > 40:
         raise ValueError(problem)
 
@@ -289,7 +289,7 @@ def sms_href(phone: str | None, body: str) -> str:
 # Twilio error codes that are about the receiving number, not about our account or the text.
 _NUMBER_ERRORS = frozenset({21211, 21214, 21217, 21401, 21407, 21408, 21421, 21610, 21612,
                             21614, 21635})
-_RETRY_BY_HAND = "Send the link yourself."
+# Every failure ends by saying "Send the link yourself." (each message is whole, for translation).
 
 
 def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ) -> Delivery:
@@ -320,9 +320,11 @@ def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ) -> Deli
         return Delivery("not-configured")
     to = str(to or "").strip()
     if not to:
-        return Delivery("failed", error=f"There is no phone number to text. {_RETRY_BY_HAND}")
+        return Delivery("failed", error=N_("There is no phone number to text. Send the link "
+                                           "yourself."))
     if not body:
-        return Delivery("failed", error=f"There is no message to send. {_RETRY_BY_HAND}")
+        return Delivery("failed", error=N_("There is no message to send. Send the link "
+                                           "yourself."))
     api_base = _setting(environ, "TWILIO_API_BASE")
     if api_base and not _api_base_allowed(api_base):
         _log.error("TWILIO_API_BASE must be an https URL, or http to localhost: %r", api_base)
@@ -354,7 +356,8 @@ def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ) -> Deli
                              getattr(error, "detail", None) or getattr(error, "title", None))
     except requests.Timeout:
         _log.warning("Twilio did not answer within %s s", TIMEOUT_SECONDS)
-        return Delivery("failed", error=f"The text service did not answer in time. {_RETRY_BY_HAND}")
+        return Delivery("failed", error=N_("The text service did not answer in time. Send the "
+                                           "link yourself."))
     except requests.RequestException as error:
         _log.warning("Twilio could not be reached: %s", type(error).__name__)
         return Delivery("failed", error=_service_down())
@@ -392,7 +395,8 @@ def _rest_failure(to: str, status: int | None, code: int | None, text: str | Non
     if code in _NUMBER_ERRORS or (status == 400 and "'To'" in said):
         return Delivery("failed", error=_number_error(to, said))
     if status in (400, 422) and said:  # a problem with this text, e.g. too long
-        return Delivery("failed", error=f"The text could not be sent: {said} {_RETRY_BY_HAND}")
+        return Delivery("failed", error=Text("The text could not be sent: %(said)s Send the "
+                                             "link yourself.", said=said))
     return Delivery("failed", error=_service_down())  # 401/403 (our keys), 429, 5xx
 
 
@@ -409,8 +413,9 @@ def _twilio_said(text: str | None) -> str:
 
 
 def _number_error(to: str, said: str) -> str:
-    return f"The number {to} could not receive the text: {said} {_RETRY_BY_HAND}"
+    return Text("The number %(to)s could not receive the text: %(said)s Send the link "
+                "yourself.", to=to, said=said)
 
 
 def _service_down() -> str:
-    return f"Text messages are not working right now. {_RETRY_BY_HAND}"
+    return N_("Text messages are not working right now. Send the link yourself.")

@@ -12,11 +12,12 @@ from dataclasses import replace
 
 from flask import Blueprint, current_app, jsonify, request, send_from_directory, url_for
 
-from app import sms
+from app import i18n, sms
 from app.engine import red_arse_settings
 from app.engine.core import CLAIM
 from app.engine.games import NAMES as GAMES, TITLES, rules_for
-from app.link import Seat
+from app.engine.text import N_, Text
+from app.link import LANGUAGES, Seat
 from app.engine.ludo import ludo_options
 from app.play import Game, TurnError
 from app.web import ROOT
@@ -25,34 +26,79 @@ from app.web.views import game_view, load
 
 bp = Blueprint("api", __name__)
 
-# What this module says to people (errors and the results text), in one place for translation.
+# What this module says to people (errors), in one place, marked for translation: the errors
+# carry the marked message (``N_``, or a ``Text`` with its values: see ``message``) and are
+# answered in the request's language (pages._error).
 MESSAGES = {
-    "ludo_board": "Ludo is played on the 4-arm board of 52 squares (up to 4 players) or the "
-                  "6-arm board of 78 squares (up to 6) (\"board\": 4 or 6).",
-    "ludo_board_query": "Ludo is played on the 4-arm board of 52 squares (up to 4 players) or the "
-                        "6-arm board of 78 squares (up to 6) (board=4 or board=6).",
-    "ludo_table": "A Ludo table seats 2 to 6 players.",
-    "ludo_settings": "\"settings\" is an object with \"capacity\": the most players the table "
-                     "seats, 2 to 6 (up to 4 play on 52 squares, 5 or 6 on 78).",
-    "players_on_board": "{title} takes 2 to {seats} players on the {squares}-square board.",
-    "host": "\"host\" is the number of the player creating the game in \"players\" (0 for the "
-            "first).",
-    "no_host": "{title} tables have no host.",
-    "seat": "Say which seat is asking (\"seat\": a number).",
-    "no_seat": "There is no such seat in this game.",
-    "player": "\"player\" is an object with a name, a color and (optional) a phone number.",
-    "not_host": "Only the host, {host}, can {what}.",
-    "add_players": "add players",
-    "start_rematch": "start a rematch",
-    "not_hosts_turn": "Players join on the host's turn: it is {name}'s turn now.",
-    "no_joining": "Players join a table of Ludo only; this game keeps its players.",
-    "joining_over": "This game is over: start a rematch instead.",
-    "table_full": "Every seat at this table is taken.",
-    "color_taken": "{color} is taken. Free colors: {free}.",
-    "turn_lost": "The turn in progress can't go on once a player joins now: add them before "
-                 "rolling, or on your next turn. ({reason})",
-    "no_rematch": "Rematches are for Ludo tables: start a new game instead.",
+    "ludo_board": N_("Ludo is played on the 4-arm board of 52 squares (up to 4 players) or the "
+                     "6-arm board of 78 squares (up to 6) (\"board\": 4 or 6)."),
+    "ludo_board_query": N_("Ludo is played on the 4-arm board of 52 squares (up to 4 players) "
+                           "or the 6-arm board of 78 squares (up to 6) (board=4 or board=6)."),
+    "ludo_table": N_("A Ludo table seats 2 to 6 players."),
+    "ludo_settings": N_("\"settings\" is an object with \"capacity\": the most players the "
+                        "table seats, 2 to 6 (up to 4 play on 52 squares, 5 or 6 on 78)."),
+    "players_on_board": N_("%(title)s takes 2 to %(seats)s players on the %(squares)s-square "
+                           "board."),
+    "players_on_ring": N_("%(title)s takes 2 to %(seats)s players on the %(seats)s-player "
+                          "board."),
+    "players": N_("%(title)s takes 2 to %(seats)s players."),
+    "host": N_("\"host\" is the number of the player creating the game in \"players\" (0 for "
+               "the first)."),
+    "no_host": N_("%(title)s tables have no host."),
+    "seat": N_("Say which seat is asking (\"seat\": a number)."),
+    "playing_seat": N_("Say which seat is playing (\"seat\": a number)."),
+    "no_seat": N_("There is no such seat in this game."),
+    "not_your_turn": N_("It is %(turn)s's turn, not %(seat)s's."),
+    "player": N_("\"player\" is an object with a name, a color and (optional) a phone number."),
+    "add_players": N_("Only the host, %(host)s, can add players."),
+    "start_rematch": N_("Only the host, %(host)s, can start a rematch."),
+    "not_hosts_turn": N_("Players join on the host's turn: it is %(name)s's turn now."),
+    "no_joining": N_("Players join a table of Ludo only; this game keeps its players."),
+    "joining_over": N_("This game is over: start a rematch instead."),
+    "table_full": N_("Every seat at this table is taken."),
+    "color_taken": N_("%(color)s is taken. Free colors: %(free)s."),
+    "turn_lost": N_("The turn in progress can't go on once a player joins now: add them "
+                    "before rolling, or on your next turn. (%(reason)s)"),
+    "no_rematch": N_("Rematches are for Ludo tables: start a new game instead."),
+    "turn_not_over": N_("The turn isn't over yet: play your dice first."),
+    "not_json": N_("Send the request body as JSON (Content-Type: application/json)."),
+    "not_object": N_("The request body is not a JSON object."),
+    "no_game": N_("No game called %(name)s."),
+    "game_name": N_("\"game\" is a game's name."),
+    "red_arse_board": N_("Red Arse is played on the 4-player or the 6-player board "
+                         "(board=4 or board=6)."),
+    "red_arse_board_json": N_("Red Arse is played on the 4-player or the 6-player board "
+                              "(\"board\": 4 or 6)."),
+    "red_arse_board_form": N_("Red Arse is played on the 4-player or the 6-player board."),
+    "one_board": N_("%(title)s has one board."),
+    "no_settings": N_("%(title)s has no settings."),
+    "red_arse_settings": N_("\"settings\" is an object with \"board\" (4 or 6) and \"off\" "
+                            "(the house rules switched off)."),
+    "off": N_("\"off\" lists house rules by name: %(rules)s."),
+    "no_house_rule": N_("No house rule called %(name)s. The house rules are: %(rules)s."),
+    "different_colors": N_("Each player needs a different color."),
+    "player_object": N_("Each player is an object with a name and a color."),
+    "name_text": N_("A name is text."),
+    "choose_color": N_("Choose a color among %(colors)s."),
+    "phone_text": N_("A phone number is text."),
+    "since": N_("\"since\" is a step number."),
+    "steps": N_("\"steps\" is a list of \"roll\" and moves."),
+    "seats": N_("\"seats\" lists every seat."),
+    "seat_change": N_("Each seat change is an object."),
+    "seat_text": N_("Names and phone numbers are text."),
+    "lang": N_("\"lang\" is the table's language: \"en\" (English) or \"es\" (Spanish)."),
+    "default_name": N_("Player %(n)s"),
 }
+
+
+def message(key: str, **values) -> str:
+    """The message ``key``, with its values: a ``Text`` (the English, translated when shown)."""
+    return Text(MESSAGES[key], **values) if values else MESSAGES[key]
+
+
+# Where a phone number typed without its country code is assumed to be, by the table's
+# language: Spanish tables are Argentine ones.
+PHONE_REGION = {"en": "US", "es": "AR"}
 
 STATUS = {
     "OversizedLink": 414,  # the link is part of the address
@@ -101,11 +147,42 @@ def game_url(token: str) -> str:
 
 def _json() -> dict:
     if not request.is_json:
-        raise NotJson("Send the request body as JSON (Content-Type: application/json).")
+        raise NotJson(message("not_json"))
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise BadRequest("The request body is not a JSON object.")
+        raise BadRequest(message("not_object"))
     return data
+
+
+def parse_lang(lang, default: str) -> str:
+    """The table's language from a request (``default`` when it says none)."""
+    if lang is None:
+        return default
+    if lang not in LANGUAGES:
+        raise BadRequest(message("lang"))
+    return lang
+
+
+def with_lang(played: Game, lang: str) -> Game:
+    """The same game, its table speaking ``lang`` from its next link on."""
+    if lang == played.header.lang:
+        return played
+    return Game(replace(played.header, lang=lang), played.match, played.keys, played.source,
+                played.turn_steps)
+
+
+@bp.get("/i18n/<lang>.json")
+def client_messages(lang):
+    """The browser client's words in ``lang`` (msgid to text; English needs none). With
+    ``?v=`` the fingerprint of these very words (the pages link them so), they keep."""
+    if lang not in LANGUAGES:
+        raise BadRequest(message("lang"))
+    response = jsonify(i18n.client_messages(lang))
+    response.cache_control.public = True
+    fresh = request.args.get("v") == i18n.client_version(lang)
+    response.cache_control.max_age = 365 * 24 * 3600 if fresh else 300
+    response.set_etag(i18n.client_version(lang))
+    return response.make_conditional(request)
 
 
 @bp.get("/openapi.json")
@@ -118,19 +195,18 @@ def openapi():
 def board(game):
     """The board's drawing; Red Arse's and Ludo's ``?board=4`` (the default) or ``?board=6``."""
     if game not in GAMES:
-        raise BadRequest(f"No game called {game!r}.")
+        raise BadRequest(message("no_game", name=repr(game)))
     size = request.args.get("board")
     if game == "red-arse":
         if size not in (None, "4", "6"):
-            raise BadRequest("Red Arse is played on the 4-player or the 6-player board "
-                             "(board=4 or board=6).")
+            raise BadRequest(message("red_arse_board"))
         options = red_arse_settings.options_for(int(size or 4))
     elif game == "ludo":
         if size not in (None, "4", "6"):
-            raise BadRequest(MESSAGES["ludo_board_query"])
+            raise BadRequest(message("ludo_board_query"))
         options = ludo_options(int(size or 4))
     elif size is not None:
-        raise BadRequest(f"{TITLES[game]} has one board.")
+        raise BadRequest(message("one_board", title=TITLES[game]))
     else:
         options = 0
     response = jsonify(board_layout(game, options))
@@ -142,28 +218,33 @@ def board(game):
 @bp.post("/games")
 def create():
     """Create a game: ``{"game", "players": [{"name", "color", "phone"?}], "settings"?,
-    "host"?}``; Red Arse's settings are ``{"board": 4 or 6, "off": [house rules switched off]}``,
-    Ludo's ``{"board": 4 or 6}``; Ludo's ``host`` is the creator's place in ``players``."""
+    "host"?, "lang"?}``; Red Arse's settings are ``{"board": 4 or 6, "off": [house rules
+    switched off]}``, Ludo's ``{"board": 4 or 6}``; Ludo's ``host`` is the creator's place in
+    ``players``; ``lang`` the table's language (by default the request's)."""
     data = _json()
+    lang = parse_lang(data.get("lang"), i18n.page_lang())
+    i18n.use_table_lang(lang)  # this request's errors too
     game = data.get("game", "parcheesi")
     if not isinstance(game, str) or game not in GAMES:
-        raise BadRequest(f"No game called {game!r}." if isinstance(game, str) else
-                         "\"game\" is a game's name.")
+        raise BadRequest(message("no_game", name=repr(game)) if isinstance(game, str) else
+                         message("game_name"))
     options = parse_settings(game, data.get("settings"))
-    seats = parse_players(game, data.get("players"), options)
+    seats = parse_players(game, data.get("players"), options, lang)
     host = parse_host(game, data.get("host"), data["players"], seats, options)
-    played = new_game(game, seats, options, host)
+    played = new_game(game, seats, options, host, lang)
     token = played.token()
     body = _with_link(game_view(played, token), token)
     body["message"] = _send(played, None, body["url"], deliver=False)
     return jsonify(body), 201
 
 
-def new_game(game: str, seats: list[Seat], options: int, host: int = 0) -> Game:
-    """A new game; ``host`` (Ludo) is the seat of the player who created it."""
+def new_game(game: str, seats: list[Seat], options: int, host: int = 0,
+             lang: str = "en") -> Game:
+    """A new game; ``host`` (Ludo) is the seat of the player who created it, ``lang`` the
+    table's language."""
     played = Game.new(game, seats, _keys(), options=options)
-    if host:
-        played = Game(replace(played.header, host=host), played.match, played.keys)
+    if host or lang != played.header.lang:
+        played = Game(replace(played.header, host=host, lang=lang), played.match, played.keys)
     return played
 
 
@@ -172,11 +253,11 @@ def parse_host(game: str, host, players: list, seats: list[Seat], options: int) 
     (Ludo; the first player listed by default)."""
     if game != "ludo":
         if host is not None:
-            raise BadRequest(MESSAGES["no_host"].format(title=TITLES[game]))
+            raise BadRequest(message("no_host", title=TITLES[game]))
         return 0
     host = 0 if host is None else host
     if type(host) is not int or not 0 <= host < len(players):
-        raise BadRequest(MESSAGES["host"])
+        raise BadRequest(message("host"))
     color = rules_for(game, options).board.color_names.index(players[host]["color"])
     return next(i for i, seat in enumerate(seats) if seat.color == color)
 
@@ -188,69 +269,73 @@ def parse_settings(game: str, settings) -> int:
     if game == "ludo":  # the table's capacity ("board": 4 or 6 is a table of that many)
         if not isinstance(settings, dict) or len(settings) != 1 or \
                 not set(settings) <= {"capacity", "board"}:
-            raise BadRequest(MESSAGES["ludo_settings"])
+            raise BadRequest(message("ludo_settings"))
         capacity = settings.get("capacity", settings.get("board"))
         if type(capacity) is not int or capacity not in range(2, 7):
-            raise BadRequest(MESSAGES["ludo_table"])
+            raise BadRequest(message("ludo_table"))
         return ludo_options(capacity)
     if game != "red-arse":
-        raise BadRequest(f"{TITLES[game]} has no settings.")
+        raise BadRequest(message("no_settings", title=TITLES[game]))
     if not isinstance(settings, dict) or not set(settings) <= {"board", "off"}:
-        raise BadRequest("\"settings\" is an object with \"board\" (4 or 6) and \"off\" (the "
-                         "house rules switched off).")
+        raise BadRequest(message("red_arse_settings"))
     board, off = settings.get("board", 4), settings.get("off", [])
     if type(board) is not int or board not in red_arse_settings.BOARDS:
-        raise BadRequest("Red Arse is played on the 4-player or the 6-player board "
-                         "(\"board\": 4 or 6).")
+        raise BadRequest(message("red_arse_board_json"))
+    rules = ", ".join(red_arse_settings.RULE_KEYS)
     if not isinstance(off, list) or not all(isinstance(key, str) for key in off):
-        raise BadRequest("\"off\" lists house rules by name: "
-                         + ", ".join(red_arse_settings.RULE_KEYS) + ".")
-    try:
-        return red_arse_settings.options_for(board, off=off)
-    except ValueError as error:
-        raise BadRequest(f"{error} The house rules are: "
-                         + ", ".join(red_arse_settings.RULE_KEYS) + ".") from None
+        raise BadRequest(message("off", rules=rules))
+    for key in off:
+        if key not in red_arse_settings.RULE_KEYS:
+            raise BadRequest(message("no_house_rule", name=repr(key), rules=rules))
+    return red_arse_settings.options_for(board, off=off)
 
 
-def parse_players(game: str, players, options: int = 0) -> list[Seat]:
-    """Seats from the request, in turn order (around the board in the direction of play)."""
+def parse_players(game: str, players, options: int = 0, lang: str = "en") -> list[Seat]:
+    """Seats from the request, in turn order (around the board in the direction of play);
+    ``lang`` is the table's language (blank names, phone numbers)."""
     rules = rules_for(game, options)
     names = rules.board.color_names
     if not isinstance(players, list) or not 2 <= len(players) <= rules.capacity:
         if game == "ludo":
-            raise BadRequest(MESSAGES["players_on_board"].format(
-                title=TITLES[game], seats=rules.capacity, squares=rules.board.track))
-        board = f" on the {len(names)}-player board" if game == "red-arse" else ""
-        raise BadRequest(f"{TITLES[game]} takes 2 to {len(names)} players{board}.")
-    seats = [parse_player(player, names, i + 1) for i, player in enumerate(players)]
+            raise BadRequest(message("players_on_board", title=TITLES[game],
+                                     seats=rules.capacity, squares=rules.board.track))
+        raise BadRequest(message("players_on_ring" if game == "red-arse" else "players",
+                                 title=TITLES[game], seats=len(names)))
+    seats = [parse_player(player, names, i + 1, lang) for i, player in enumerate(players)]
     colors = [s.color for s in seats]
     if len(set(colors)) != len(colors):
-        raise BadRequest("Each player needs a different color.")
+        raise BadRequest(message("different_colors"))
     seats.sort(key=lambda s: s.color)  # turns go around the board in the direction of play
     return seats
 
 
-def parse_player(player, names: tuple[str, ...], number: int) -> Seat:
+def parse_player(player, names: tuple[str, ...], number: int, lang: str = "en") -> Seat:
     """One player from a request: ``{"name", "color", "phone"?}``, a color among ``names``; a
-    blank name is "Player <number>"."""
+    blank name is "Player <number>" in the table's language ``lang``, which also says where a
+    phone number without its country code is."""
     if not isinstance(player, dict):
-        raise BadRequest("Each player is an object with a name and a color.")
+        raise BadRequest(message("player_object"))
     name = player.get("name") or ""
     if not isinstance(name, str):
-        raise BadRequest("A name is text.")
-    name = name.strip() or f"Player {number}"
+        raise BadRequest(message("name_text"))
+    name = name.strip() or default_name(number, lang)
     color = player.get("color")
-    if color not in names:
-        raise BadRequest(f"Choose a color among {', '.join(names)}.")
+    if color not in names:  # the API's names for colors: not translated
+        raise BadRequest(message("choose_color", colors=", ".join(names)))
     phone = player.get("phone") or None
     if phone is not None and not isinstance(phone, str):
-        raise BadRequest("A phone number is text.")
+        raise BadRequest(message("phone_text"))
     try:
         if phone:
-            phone = sms.normalize_phone(phone)
+            phone = sms.normalize_phone(phone, PHONE_REGION[lang])
         return Seat(name=name, color=names.index(color), phone=phone)
     except ValueError as error:
-        raise BadRequest(str(error)) from None
+        raise BadRequest(error.args[0]) from None
+
+
+def default_name(number: int, lang: str) -> str:
+    """The name of a player who gave none: "Player 2" ("Jugador 2")."""
+    return i18n.translate(message("default_name", n=number), lang)
 
 
 @bp.get("/games/<token>")
@@ -259,11 +344,18 @@ def read(token):
     ``?since=N``."""
     since = request.args.get("since")
     if since is not None and not re.fullmatch(r"[0-9]{1,6}", since):
-        raise BadRequest("\"since\" is a step number.")
+        raise BadRequest(message("since"))
     played, recorder = load(token, _keys(), record=True)
+    i18n.use_table_lang(played.header.lang)
     since = None if since is None else min(int(since), len(played.match.steps))
-    body = _with_link(game_view(played, token, recorder, since), token)
-    if request.args.get("invite") and not played.match.steps:  # the creator's first text
+    invite = request.args.get("invite") and not played.match.steps  # the creator's first text
+    if invite and request.args.get("lang") in set(LANGUAGES) - {played.header.lang}:
+        # The creator switched the page's language before sending the first link: the table
+        # speaks it, so the link they send says so.
+        played = with_lang(played, request.args["lang"])
+        token = played.token()
+    body = _with_link(game_view(played, token, recorder, since, i18n.page_lang()), token)
+    if invite:
         body["message"] = _send(played, None, body["url"], deliver=False)
     return jsonify(body)
 
@@ -276,7 +368,7 @@ def moves(token):
     claim point ``claim`` holds the ticket that claims the re-roll, good for a few seconds.
     """
     played, done = _play(token, _json())
-    view = _with_link(game_view(played, token), token)  # still this link: nothing is stored
+    view = _with_link(game_view(played, token, lang=i18n.page_lang()), token)  # still this link
     view["turn_over"] = done
     view["turn_steps"] = played.turn_steps
     if played.match.phase == CLAIM:
@@ -286,18 +378,20 @@ def moves(token):
 
 @bp.post("/games/<token>/turn")
 def finish(token):
-    """Finish a turn: play its steps, make the next link, and text it when we can."""
+    """Finish a turn: play its steps, make the next link (in the table's language: ``lang``
+    changes it), and text it when we can."""
     data = _json()
     played, done = _play(token, data)
     if not done:
-        raise TurnError("The turn isn't over yet: play your dice first.")
+        raise TurnError(message("turn_not_over"))
+    played = with_lang(played, parse_lang(data.get("lang"), played.header.lang))
     known = {s.phone for s in played.header.seats}
     if "seats" in data:
         played = played.with_seats(_seat_changes(played, data["seats"]))
     mover = played.header.seats[data["seat"]].name
     next_token = played.token()
     url = game_url(next_token)
-    body = _with_link(game_view(played, next_token), next_token)
+    body = _with_link(game_view(played, next_token, lang=i18n.page_lang()), next_token)
     body["message"] = _send(played, mover, url, deliver=_may_text(played, known))
     return jsonify(body)
 
@@ -308,37 +402,40 @@ CLAIM_SECONDS = 5  # what the rules give the player; the server allows for the n
 @bp.post("/games/<token>/players")
 def add_player(token):
     """The host adds a player to a Ludo table (``{"seat": host, "player": {"name", "color",
-    "phone"?}, "steps"?}``): the same game with the new seat, as a new link. ``steps`` is the
-    host's turn in progress, checked to go on the same on the new link."""
+    "phone"?}, "steps"?, "lang"?}``): the same game with the new seat, as a new link.
+    ``steps`` is the host's turn in progress, checked to go on the same on the new link;
+    ``lang`` the table's language from then on."""
     data = _json()
     seat = _seat_number(data)
     played, _ = load(token, _keys())
+    i18n.use_table_lang(played.header.lang)
     if not hasattr(played.rules, "join"):
-        raise TurnError(MESSAGES["no_joining"])
+        raise TurnError(message("no_joining"))
     if played.over:
-        raise TurnError(MESSAGES["joining_over"])
+        raise TurnError(message("joining_over"))
     seats, host = played.header.seats, played.header.host
-    _check_host(played, seat, MESSAGES["add_players"])
+    _check_host(played, seat, "add_players")
     if played.match.steps and played.match.turn != host:  # before the first roll: any time
-        raise WrongSeat(MESSAGES["not_hosts_turn"].format(name=seats[played.match.turn].name))
+        raise WrongSeat(message("not_hosts_turn", name=seats[played.match.turn].name))
     steps = data.get("steps", [])
     if not isinstance(steps, list) or len(steps) > 200:
-        raise BadRequest("\"steps\" is a list of \"roll\" and moves.")
+        raise BadRequest(message("steps"))
+    lang = parse_lang(data.get("lang"), played.header.lang)
     names = played.rules.board.color_names
     if not isinstance(data.get("player"), dict):
-        raise BadRequest(MESSAGES["player"])
+        raise BadRequest(message("player"))
     if len(seats) >= len(names):
-        raise TableFull(MESSAGES["table_full"])
-    player = parse_player(data["player"], names, len(seats) + 1)
+        raise TableFull(message("table_full"))
+    player = parse_player(data["player"], names, len(seats) + 1, lang)
     taken = {s.color for s in seats}
-    if player.color in taken:
-        free = [n for c, n in enumerate(names) if c not in taken]
-        raise TableFull(MESSAGES["color_taken"].format(color=names[player.color].capitalize(),
-                                                       free=", ".join(free)))
+    if player.color in taken:  # said to people (the page's form): colors in their words
+        free = [i18n.say(n) for c, n in enumerate(names) if c not in taken]
+        raise TableFull(message("color_taken", color=i18n.say(names[player.color]).capitalize(),
+                                free=", ".join(free)))
     try:
-        joined = played.add_player(player)
+        joined = with_lang(played, lang).add_player(player)
     except TurnError as error:
-        raise TableFull(str(error)) from None
+        raise TableFull(error.args[0]) from None
     new_token = joined.token()
     if steps:
         mover = seats[played.match.turn].color
@@ -347,8 +444,8 @@ def add_player(token):
             check.play_turn(next(i for i, s in enumerate(joined.header.seats) if s.color == mover),
                             steps, now=time.time())
         except TurnError as error:
-            raise WrongSeat(MESSAGES["turn_lost"].format(reason=error)) from None
-    body = _with_link(game_view(joined, new_token), new_token)
+            raise WrongSeat(message("turn_lost", reason=i18n.say(error.args[0]))) from None
+    body = _with_link(game_view(joined, new_token, lang=i18n.page_lang()), new_token)
     body["message"] = (_send(joined, None, body["url"], deliver=False)
                        if not joined.match.steps else None)
     return jsonify(body), 201
@@ -356,17 +453,20 @@ def add_player(token):
 
 @bp.post("/games/<token>/rematch")
 def rematch(token):
-    """The host starts a new game at the same table once this one is over (``{"seat":
-    host}``): the new game's link and its invite for the first player."""
+    """The host starts a new game at the same table once this one is over (``{"seat": host,
+    "lang"?}``): the new game's link (in the table's language, or ``lang``) and its invite for
+    the first player."""
     data = _json()
     seat = _seat_number(data)
     played, _ = load(token, _keys())
+    i18n.use_table_lang(played.header.lang)
     if played.header.game != "ludo":
-        raise TurnError(MESSAGES["no_rematch"])
-    _check_host(played, seat, MESSAGES["start_rematch"])
-    again = played.rematch()  # TurnError (422) before the end
+        raise TurnError(message("no_rematch"))
+    _check_host(played, seat, "start_rematch")
+    lang = parse_lang(data.get("lang"), played.header.lang)
+    again = with_lang(played.rematch(), lang)  # TurnError (422) before the end
     new_token = again.token()
-    body = _with_link(game_view(again, new_token), new_token)
+    body = _with_link(game_view(again, new_token, lang=i18n.page_lang()), new_token)
     body["message"] = _send(again, None, body["url"], deliver=False)
     return jsonify(body), 201
 
@@ -374,16 +474,17 @@ def rematch(token):
 def _seat_number(data: dict) -> int:
     seat = data.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
-        raise BadRequest(MESSAGES["seat"])
+        raise BadRequest(message("seat"))
     return seat
 
 
 def _check_host(played: Game, seat: int, what: str) -> None:
+    """Only the host may do ``what`` (the message that says so: "add_players"...)."""
     seats = played.header.seats
     if not 0 <= seat < len(seats):
-        raise BadRequest(MESSAGES["no_seat"])
+        raise BadRequest(message("no_seat"))
     if seat != played.header.host:
-        raise NotHost(MESSAGES["not_host"].format(host=seats[played.header.host].name, what=what))
+        raise NotHost(message(what, host=seats[played.header.host].name))
 
 
 def _may_text(played: Game, known: set) -> bool:
@@ -398,15 +499,16 @@ def _may_text(played: Game, known: set) -> bool:
 def _play(token: str, data: dict):
     seat, steps = data.get("seat"), data.get("steps", [])
     if not isinstance(seat, int) or isinstance(seat, bool):
-        raise BadRequest("Say which seat is playing (\"seat\": a number).")
+        raise BadRequest(message("playing_seat"))
     if not isinstance(steps, list) or len(steps) > 200:
-        raise BadRequest("\"steps\" is a list of \"roll\" and moves.")
+        raise BadRequest(message("steps"))
     played, _ = load(token, _keys())
+    i18n.use_table_lang(played.header.lang)
     if not 0 <= seat < len(played.header.seats):
-        raise BadRequest("There is no such seat in this game.")
+        raise BadRequest(message("no_seat"))
     if not played.over and played.match.turn != seat:
-        raise WrongSeat(f"It is {played.header.seats[played.match.turn].name}'s turn, not "
-                        f"{played.header.seats[seat].name}'s.")
+        raise WrongSeat(message("not_your_turn", turn=played.header.seats[played.match.turn].name,
+                                seat=played.header.seats[seat].name))
     done = played.play_turn(seat, steps, now=time.time())
     return played, done
 
@@ -414,23 +516,23 @@ def _play(token: str, data: dict):
 def _seat_changes(played: Game, changes) -> list[Seat]:
     """Names and phone numbers edited on the page go out with the next link."""
     if not isinstance(changes, list) or len(changes) != len(played.header.seats):
-        raise BadRequest("\"seats\" lists every seat.")
+        raise BadRequest(message("seats"))
     seats = []
     for seat, change in zip(played.header.seats, changes):
         if not isinstance(change, dict):
-            raise BadRequest("Each seat change is an object.")
+            raise BadRequest(message("seat_change"))
         name, phone = change.get("name", seat.name), seat.phone
         if "phone" in change:
             phone = change["phone"] or None
         if not isinstance(name, str) or not isinstance(phone, (str, type(None))):
-            raise BadRequest("Names and phone numbers are text.")
+            raise BadRequest(message("seat_text"))
         name = name.strip() or seat.name
         try:
             if phone and phone != seat.phone:
-                phone = sms.normalize_phone(phone)
+                phone = sms.normalize_phone(phone, PHONE_REGION[played.header.lang])
             seats.append(Seat(name=name, color=seat.color, bot=seat.bot, phone=phone))
         except ValueError as error:
-            raise BadRequest(str(error)) from None
+            raise BadRequest(error.args[0]) from None
     return seats
 
 
@@ -462,7 +564,7 @@ def _send(played: Game, mover: str | None, url: str, deliver: bool = True) -> di
         "to": to.name,
         "text": text,
         "status": delivery.status,
-        "error": delivery.error,
+        "error": i18n.say(delivery.error) if delivery.error else None,
         "sms_href": sms.sms_href(to.phone, text),
     }
 

@@ -6,26 +6,65 @@ Bad links get a friendly page with a 4xx status, never a traceback.
 from __future__ import annotations
 
 from functools import cache
+from urllib.parse import urlencode
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 
+from app import i18n
 from app.engine import red_arse_settings
 from app.engine.games import NAMES as GAMES, TITLES, rules_for
-from app.link import LinkError
+from app.engine.text import N_
+from app.link import LANGUAGES, LinkError
 from app.play import ClaimMissed, Game, TurnError
 from app.web import ROOT
-from app.web.api import (MESSAGES, STATUS, BadRequest, NotHost, NotJson, TableFull, WrongSeat,
-                         ludo_options, new_game as create_game, parse_host, parse_players,
-                         parse_settings)
+from app.web.api import (STATUS, BadRequest, NotHost, NotJson, TableFull, WrongSeat,
+                         default_name, ludo_options, message, new_game as create_game,
+                         parse_host, parse_lang, parse_players, parse_settings)
 
 bp = Blueprint("pages", __name__)
 
 PRODUCT = "Boardpass"
+# The language a game's pages speak when the visitor hasn't chosen one: Ludo's players are
+# Argentine (its New game form proposes a Spanish table too).
+GAME_LANG = {"ludo": "es"}
+LANG_COOKIE_DAYS = 365
 
 
 @bp.app_context_processor
 def product():
     return {"product": PRODUCT}
+
+
+@bp.app_context_processor
+def languages():
+    """The page's language, the switcher's links, and where the client finds its words."""
+    lang = i18n.page_lang()
+    messages = None
+    if lang != LANGUAGES[0]:
+        messages = url_for("api.client_messages", lang=lang, v=i18n.client_version(lang))
+    return {"lang": lang, "client_messages": messages,
+            "switch": [{"lang": code, "name": i18n.LANGUAGE_NAMES[code], "url": _switch_url(code),
+                        "current": code == lang} for code in LANGUAGES]}
+
+
+def _switch_url(lang: str) -> str:
+    """This page in ``lang``: the same address and query with ``?lang=`` (a form's answer, a
+    POST, switches on the home page)."""
+    if request.method != "GET":
+        return url_for("pages.home", lang=lang)
+    args = [(key, value) for key, value in request.args.items(multi=True) if key != "lang"]
+    return request.path + "?" + urlencode(args + [("lang", lang)])
+
+
+@bp.after_app_request
+def remember_language(response):
+    """A ``?lang=`` switch on a page is remembered (the ``lang`` cookie) for the next visit."""
+    lang = request.args.get("lang")
+    if lang in LANGUAGES and not request.path.startswith("/api/") and \
+            request.cookies.get("lang") != lang:
+        response.set_cookie("lang", lang, max_age=LANG_COOKIE_DAYS * 24 * 3600, samesite="Lax",
+                            httponly=True, secure=request.is_secure)
+    return response
 
 
 # The New game form: each game's seats have their own fields (``play0``, ``name0``... for
@@ -41,12 +80,30 @@ def titles():
 
 
 def _home(form=None, error=None):
+    lang = i18n.page_lang()
     tables = [{"game": game, "title": TITLES[game], "prefix": FIELD_PREFIX[game],
                "colors": rules_for(game, _widest(game)).board.color_names,
-               "defaults": DEFAULT_SEATS[game]} for game in GAMES]
+               "defaults": DEFAULT_SEATS[game], "lang": _table_lang(game, lang, form)}
+              for game in GAMES]
     return render_template("home.html", tables=tables, form=form, error=error,
                            house_rules=red_arse_settings.HOUSE_RULES,
                            chosen=(form or {}).get("game", "parcheesi"))
+
+
+def _table_lang(game: str, page: str, form=None) -> str:
+    """The language the form proposes for a game's table: the one chosen, else the page's
+    (Ludo's tables: Spanish, unless the visitor chose English with the switcher)."""
+    chosen = (form or {}).get(f"{FIELD_PREFIX[game]}lang")
+    if chosen in LANGUAGES:
+        return chosen
+    if game in GAME_LANG and not _chose_language():
+        return GAME_LANG[game]
+    return page
+
+
+def _chose_language() -> bool:
+    """The visitor picked a language (the switcher, now or before), not just their browser."""
+    return request.args.get("lang") in LANGUAGES or request.cookies.get("lang") in LANGUAGES
 
 
 def _widest(game: str) -> int:
@@ -70,6 +127,7 @@ def new_game():
         abort(400)
     prefix = FIELD_PREFIX[game]
     try:
+        lang = parse_lang(form.get(f"{prefix}lang") or None, _table_lang(game, i18n.page_lang()))
         options = parse_settings(game, _form_settings(game, form))
         names = rules_for(game, _widest(game)).board.color_names
         players, host = [], None
@@ -77,14 +135,15 @@ def new_game():
             if form.get(f"{prefix}play{i}"):  # a blank name is the placeholder, numbered by color
                 if game == "ludo" and form.get("lu_host") == str(i):
                     host = len(players)
-                players.append({"name": form.get(f"{prefix}name{i}", "").strip() or f"Player {i + 1}",
+                players.append({"name": form.get(f"{prefix}name{i}", "").strip() or
+                                default_name(i + 1, lang),
                                 "color": form.get(f"{prefix}color{i}"),
                                 "phone": form.get(f"{prefix}phone{i}", "")})
-        seats = parse_players(game, players, options)
+        seats = parse_players(game, players, options, lang)
         host = parse_host(game, host, players, seats, options)
     except BadRequest as error:
-        return _home(form, str(error)), 400
-    played = create_game(game, seats, options, host)
+        return _home(form, i18n.say(error.args[0])), 400
+    played = create_game(game, seats, options, host, lang)
     local = "1" if form.get("local") else None
     return redirect(url_for("pages.game", token=played.token(), new=1, local=local))
 
@@ -95,13 +154,13 @@ def _form_settings(game: str, form) -> dict | None:
     if game == "ludo":
         capacity = form.get("lu_capacity", "4")
         if capacity not in ("2", "3", "4", "5", "6"):
-            raise BadRequest(MESSAGES["ludo_table"])
+            raise BadRequest(message("ludo_table"))
         return {"capacity": int(capacity)}
     if game != "red-arse":
         return None
     board = form.get("board", "4")
     if board not in ("4", "6"):
-        raise BadRequest("Red Arse is played on the 4-player or the 6-player board.")
+        raise BadRequest(message("red_arse_board_form"))
     off = []
     if form.get("rules_shown"):
         off = [key for key in red_arse_settings.RULE_KEYS if not form.get(f"rule_{key}")]
@@ -121,21 +180,45 @@ def board_url(played: Game) -> str:
 @bp.get("/g/<token>")
 def game(token):
     played = Game.from_token(token, current_app.config["KEYS"])  # errors: see link_error
+    i18n.use_table_lang(played.header.lang)  # the table's language, unless ?lang= switches
+    lang = i18n.page_lang()
     return render_template("game.html", game=played, token=token, board_url=board_url(played),
                            title=TITLES[played.header.game],
-                           rules_url=url_for("pages.rules", game=played.header.game))
+                           rules_url=_rules_url(played.header.game, lang),
+                           colors=[i18n.translate(name, lang)
+                                   for name in played.rules.board.color_names])
+
+
+def _rules_url(game: str, lang: str) -> str:
+    """The rules for a game page in ``lang``: a plain link when the rules page would choose that
+    language by itself for this visitor (their choice, the game's default, their browser)."""
+    chosen = request.cookies.get("lang")
+    alone = chosen if chosen in LANGUAGES else GAME_LANG.get(game) or \
+        request.accept_languages.best_match(LANGUAGES) or LANGUAGES[0]
+    if alone == lang:
+        return url_for("pages.rules", game=game)
+    return url_for("pages.rules", game=game, table=lang)
 
 
 @bp.get("/rules/<game>")
 def rules(game):
+    """How to play: one page per game and language (the long texts are written, not pieced
+    together from messages: ``rules_<game>.<lang>.html``, English without the suffix). A game's
+    page links them with ``?table=``, its language (unlike ``?lang=``, not remembered)."""
     if game not in GAMES:
         abort(404)
-    return render_template(f"rules_{game.replace('-', '_')}.html", game=game,
-                           house_rules=red_arse_settings.HOUSE_RULES)
+    if request.args.get("table") in LANGUAGES:
+        i18n.use_table_lang(request.args["table"])
+    g.default_lang = GAME_LANG.get(game)
+    name = game.replace("-", "_")
+    return render_template([f"rules_{name}.{i18n.page_lang()}.html", f"rules_{name}.html"],
+                           game=game, house_rules=red_arse_settings.HOUSE_RULES)
 
 
 @bp.get("/whats-new")
 def whats_new():
+    """What changed, release by release: the changelog, kept in English (the page says so in
+    Spanish)."""
     return render_template("whats_new.html", changelog=_changelog_html())
 
 
@@ -149,7 +232,7 @@ def _changelog_html() -> str:
 @bp.app_errorhandler(LinkError)
 def link_error(error):
     status = STATUS.get(type(error).__name__, 400)
-    return _error("This link doesn't work", str(error), status, type(error).__name__)
+    return _error(N_("This link doesn't work"), error.args[0], status, type(error).__name__)
 
 
 @bp.app_errorhandler(BadRequest)
@@ -158,24 +241,34 @@ def link_error(error):
 @bp.app_errorhandler(NotHost)
 @bp.app_errorhandler(TableFull)
 def request_error(error):
-    return _error("That request can't be answered", str(error), error.status,
+    return _error(N_("That request can't be answered"), error.args[0], error.status,
                   type(error).__name__)
 
 
 @bp.app_errorhandler(TurnError)
 def turn_error(error):
-    return _error("That move can't be played", str(error), 422, "TurnError")
+    return _error(N_("That move can't be played"), error.args[0], 422, "TurnError")
 
 
 @bp.app_errorhandler(ClaimMissed)
 def claim_missed(error):
     """Too late for the re-roll: the page then lets it go ("miss")."""
-    return _error("Too late for the re-roll", str(error), 409, "ClaimMissed")
+    return _error(N_("Too late for the re-roll"), error.args[0], 409, "ClaimMissed")
 
 
 @bp.app_errorhandler(404)
 def not_found(error):
-    return _error("Nothing here", "This address doesn't lead to a game.", 404, "NotFound")
+    return _error(N_("Nothing here"), N_("This address doesn't lead to a game."), 404,
+                  "NotFound")
+
+
+# Werkzeug's own errors, in our words (its descriptions are English only).
+HTTP_ERRORS = {
+    400: (N_("Bad request"), N_("The request couldn't be read.")),
+    405: (N_("Not allowed"), N_("This address can't be used that way.")),
+    413: (N_("Too much"), N_("The request is too large.")),
+    414: (N_("Address too long"), N_("This address is far too long.")),
+}
 
 
 @bp.app_errorhandler(400)
@@ -183,17 +276,22 @@ def not_found(error):
 @bp.app_errorhandler(413)
 @bp.app_errorhandler(414)
 def http_error(error):
-    return _error(error.name, error.description, error.code, error.name.replace(" ", ""))
+    title, text = HTTP_ERRORS[error.code]
+    return _error(title, text, error.code, error.name.replace(" ", ""))
 
 
 @bp.app_errorhandler(500)
 def server_error(error):
-    return _error("Something went wrong", "Something went wrong on our side. Your game is "
-                  "safe: its link still works.", 500, "ServerError")
+    return _error(N_("Something went wrong"), N_("Something went wrong on our side. Your game "
+                                                 "is safe: its link still works."),
+                  500, "ServerError")
 
 
 def _error(title: str, message: str, status: int, code: str):
-    """The same error as JSON under /api/, as a friendly page elsewhere."""
+    """The same error as JSON under /api/, as a friendly page elsewhere, in the request's
+    language (``title`` and ``message`` are marked messages: ``N_`` or ``Text``)."""
+    message = i18n.say(message)
     if request.path.startswith("/api/"):
         return {"error": {"code": code, "message": message}}, status
-    return render_template("error.html", title=title, message=message, status=status), status
+    return render_template("error.html", title=i18n.say(title), message=message,
+                           status=status), status

@@ -7,6 +7,7 @@ Nothing here is secret beyond what the link's holder may know: phone numbers are
 from __future__ import annotations
 
 from app.engine import red_arse_settings
+from app.i18n import translate
 from app.engine.core import MOVE, OVER
 from app.play import Game, medals
 
@@ -39,20 +40,21 @@ def replay_start(history: list, seat: int) -> int:
     return i
 
 
-def _event(rules, header, kind, seat, what, before, after) -> dict:
+def _event(rules, header, kind, seat, what, before, after, lang: str = "en") -> dict:
     if kind == "roll":
         return {"kind": "roll", "seat": seat, "dice": list(what), "pieces": after}
     if kind in ("claim", "miss"):  # a re-roll claimed in time, or let go
         return {"kind": kind, "seat": seat, "pieces": after}
-    return dict(_move(rules, header.seats[seat].color, what), kind="move", seat=seat,
+    return dict(_move(rules, header.seats[seat].color, what, lang), kind="move", seat=seat,
                 kills=_kills(before, after), pieces=after)
 
 
-def _move(rules, color: int, move) -> dict:
-    """A move as the page draws it: ``path`` lists the places its arrow goes through."""
+def _move(rules, color: int, move, lang: str = "en") -> dict:
+    """A move as the page draws it: ``path`` lists the places its arrow goes through; ``text``
+    is the notation, ``label`` the move in the player's words (in ``lang``)."""
     return {"piece": move.piece, "from": move.src, "to": move.dst, "values": list(move.values),
             "path": list(path_of(rules, color, move)), "text": rules.move_text(color, move),
-            "label": rules.move_label(color, move)}
+            "label": translate(rules.move_label(color, move), lang)}
 
 
 def path_of(rules, color: int, move) -> list[int]:
@@ -71,10 +73,11 @@ def _kills(before: list, after: list) -> list[int]:
 
 
 def game_view(game: Game, token: str, recorder: Recorder | None = None,
-              since: int | None = None) -> dict:
+              since: int | None = None, lang: str = "en") -> dict:
     """Everything the page needs to draw the game and offer the legal moves; with a
     ``recorder``, also the steps to replay: from step ``since``, or by default since the
-    viewer's (the seat to move's) own last turn."""
+    viewer's (the seat to move's) own last turn. Moves are labelled in ``lang`` (the page's
+    language: ``lang`` in the view is the table's)."""
     match, header, rules = game.match, game.header, game.rules
     state = match.state
     seat = state.turn if match.phase != OVER else state.winner
@@ -107,7 +110,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         # Seats in the order they finished (Ludo); the winner alone for the other games.
         "placed": list(getattr(state, "placed", ())) or
         ([state.winner] if match.phase == OVER else []),
-        "legal": [dict(_move(rules, header.seats[state.turn].color, m), index=i)
+        "legal": [dict(_move(rules, header.seats[state.turn].color, m, lang), index=i)
                   for i, m in enumerate(match.legal_moves())],
         "settings": rules_settings(rules),
         "first_rolls": [[[seat, total] for seat, total in round_.items()]
@@ -123,7 +126,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
             "pieces": before,
             "events": [_event(rules, header, *entry,
                               recorder.after[i - 1] if i else _initial_pieces(game),
-                              recorder.after[i])
+                              recorder.after[i], lang)
                        for i, entry in enumerate(match.history[start:], start)],
         }
     return view

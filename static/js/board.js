@@ -1,6 +1,8 @@
 // Draws a board from the layout the API gives (/api/boards/<game>) and places pieces on it.
 // Player text never reaches innerHTML: everything is built with DOM calls.
 
+import { _ } from "./i18n.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 
 export function el(name, attrs = {}, parent = null) {
@@ -165,7 +167,8 @@ export class Board {
     }
     for (const spot of spots.values()) {
       const node = el("circle", { cx: spot.x, cy: spot.y, r: 0.48, class: "landing",
-        tabindex: "0", role: "button", "aria-label": spot.moves.map((m) => m.label).join(" or ") },
+        tabindex: "0", role: "button", "aria-label": spot.moves.map((m) => m.label)
+          .reduce((a, b) => _("%(a)s or %(b)s", { a, b })) },
         this.spotLayer);
       activate(node, () => onSpot(spot.moves));
     }

@@ -3,72 +3,89 @@
 // them, and every step is checked by the server, which replays the link each time.
 
 import { Board, activate, sleep } from "./board.js";
+import { N_, _, lang } from "./i18n.js";
 
-// -- every word this page shows, in one place -----------------------------------------------------
+// -- every word this page shows, in one place (translated: see i18n.js) ---------------------------
 
-const ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
+const ORDINALS = [N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th")];
 const MEDALS = ["gold", "silver", "bronze"];  // class names, not words
+// Colors' names (the API's color identifiers are English words: shown translated).
+const COLOR_NAMES = [N_("red"), N_("blue"), N_("green"), N_("yellow"), N_("purple"),
+  N_("orange")];
 const TEXT = {
-  // What a game calls its pieces and dice.
-  words: {
-    parcheesi: { piece: "pawn", dice: "the dice" },
-    "red-arse": { piece: "marble", dice: "the die" },
-    ludo: { piece: "piece", dice: "the die" },
+  // What a game calls its pieces and dice, in whole sentences (each language says them its way).
+  yourTurn: {
+    parcheesi: (who) => _("%(who)s, your turn: roll the dice.", { who }),
+    "red-arse": (who) => _("%(who)s, your turn: roll the die.", { who }),
+    ludo: (who) => _("%(who)s, your turn: roll the die.", { who }),
+  },
+  tap: {
+    parcheesi: (who) => _("%(who)s: tap a pawn or a landing spot.", { who }),
+    "red-arse": (who) => _("%(who)s: tap a marble or a landing spot.", { who }),
+    ludo: (who) => _("%(who)s: tap a piece or a landing spot.", { who }),
+  },
+  showMoves: {
+    parcheesi: (n) => _("Pawn %(n)s: show its moves", { n }),
+    "red-arse": (n) => _("Marble %(n)s: show its moves", { n }),
+    ludo: (n) => _("Piece %(n)s: show its moves", { n }),
   },
   sentBack: {
-    parcheesi: (who, whom) => `${who} sent ${whom}'s pawn back to the nest`,
-    "red-arse": (who, whom) => `${who} sent ${whom}'s marble back to base`,
-    ludo: (who, whom) => `${who} sent ${whom}'s piece home`,
+    parcheesi: (who, whom) => _("%(who)s sent %(whom)s's pawn back to the nest", { who, whom }),
+    "red-arse": (who, whom) => _("%(who)s sent %(whom)s's marble back to base", { who, whom }),
+    ludo: (who, whom) => _("%(who)s sent %(whom)s's piece home", { who, whom }),
   },
-  ordinal: (n) => ORDINALS[n - 1] || `${n}th`,
-  raided: (who, whom) => `${who} raided ${whom}'s home`,
-  reachedGoal: (who) => `${who} brought a piece to the goal`,
-  finished: (who, place) => `${who} finished ${TEXT.ordinal(place)}`,
-  lastPlace: (who, place) => `${who} takes the last place (${TEXT.ordinal(place)})`,
-  rolledFeed: (who, dice) => `${who} rolled ${dice.join("-")}`,
-  rolled: (who, dice) => `${who} rolled ${dice.join(" and ")}`,
+  ordinal: (n) => (ORDINALS[n - 1] ? _(ORDINALS[n - 1]) : String(n)),
+  color: (name) => (COLOR_NAMES.includes(name) ? _(name) : name),
+  raided: (who, whom) => _("%(who)s raided %(whom)s's home", { who, whom }),
+  reachedGoal: (who) => _("%(who)s brought a piece to the goal", { who }),
+  finished: (who, n) => _("%(who)s finished %(place)s", { who, n, place: TEXT.ordinal(n) }),
+  lastPlace: (who, n) => _("%(who)s takes the last place (%(place)s)",
+    { who, n, place: TEXT.ordinal(n) }),
+  rolledFeed: (who, dice) => _("%(who)s rolled %(dice)s", { who, dice: dice.join("-") }),
+  rolled: (who, dice) => (dice.length === 2
+    ? _("%(who)s rolled %(a)s and %(b)s", { who, a: dice[0], b: dice[1] })
+    : _("%(who)s rolled %(dice)s", { who, dice: dice.join(", ") })),
   moveFeed: (who, label) => `${who}: ${label}`,
-  reroll: (who, claimed) => `${who}: re-roll ${claimed ? "claimed" : "missed"}`,
-  firstRolls: (again, totals) => `${again ? "Tie, roll again: " : "Who goes first: "}${totals}`,
-  toPlay: (pool) => `to play: ${pool.join(", ")}`,
-  wins: (who) => `${who} wins!`,
-  turnDone: (who, next) => `${who}, your turn is done. Send it to ${next}.`,
-  movedClaim: (who) => `${who} moved.`,
-  doubles: (who) => `Doubles! ${who}, roll again.`,
-  rollAgain: (who) => `${who}, roll again.`,
-  yourTurn: (who, dice) => `${who}, your turn: roll ${dice}.`,
-  tap: (who, piece) => `${who}: tap a ${piece} or a landing spot.`,
-  whichMove: "Which move?",
-  showMoves: (piece, n) => `${piece[0].toUpperCase()}${piece.slice(1)} ${n}: show its moves`,
-  sendTurn: "Send turn",
-  finishGame: "Finish the game",
-  gameOver: (who) => `Game over: ${who} wins.`,
-  texted: (to) => `Texted the link to ${to}.`,
-  sendYourself: (error) => `${error} Send it yourself:`,
-  created: (to) => `Game created. ${to} goes first: send them the link.`,
-  createdLocal: (to) => `Game created. ${to} goes first: pass them the phone.`,
-  passPhone: (to) => `Pass the phone to ${to}.`,
-  sendLink: (to) => `Send the link to ${to}:`,
-  sendTo: (to) => `Send to ${to}`,
-  copied: "Copied",
-  newGame: (to) => `New game: ${to} goes first.`,
-  sent: (to) => `Sent. ${to} is next.`,
-  isNext: (to) => `${to} is next.`,
-  older: "This is an older link for this game: you have already seen a newer one. ",
-  newest: "Open the newest link",
-  noAnswer: "The server didn't answer.",
-  httpError: (status) => `Error ${status}`,
+  reroll: (who, claimed) => (claimed ? _("%(who)s: re-roll claimed", { who })
+    : _("%(who)s: re-roll missed", { who })),
+  firstRolls: (again, totals) => (again ? _("Tie, roll again: %(totals)s", { totals })
+    : _("Who goes first: %(totals)s", { totals })),
+  toPlay: (pool) => _("to play: %(values)s", { values: pool.join(", ") }),
+  wins: (who) => _("%(who)s wins!", { who }),
+  turnDone: (who, next) => _("%(who)s, your turn is done. Send it to %(next)s.", { who, next }),
+  movedClaim: (who) => _("%(who)s moved.", { who }),
+  doubles: (who) => _("Doubles! %(who)s, roll again.", { who }),
+  rollAgain: (who) => _("%(who)s, roll again.", { who }),
+  whichMove: () => _("Which move?"),
+  sendTurn: () => _("Send turn"),
+  finishGame: () => _("Finish the game"),
+  gameOver: (who) => _("Game over: %(who)s wins.", { who }),
+  texted: (to) => _("Texted the link to %(to)s.", { to }),
+  sendYourself: (error) => _("%(error)s Send it yourself:", { error }),
+  created: (to) => _("Game created. %(to)s goes first: send them the link.", { to }),
+  createdLocal: (to) => _("Game created. %(to)s goes first: pass them the phone.", { to }),
+  passPhone: (to) => _("Pass the phone to %(to)s.", { to }),
+  sendLink: (to) => _("Send the link to %(to)s:", { to }),
+  sendTo: (to) => _("Send to %(to)s", { to }),
+  copied: () => _("Copied"),
+  newGame: (to) => _("New game: %(to)s goes first.", { to }),
+  sent: (to) => _("Sent. %(to)s is next.", { to }),
+  isNext: (to) => _("%(to)s is next.", { to }),
+  older: () => _("This is an older link for this game: you have already seen a newer one."),
+  newest: () => _("Open the newest link"),
+  noAnswer: () => _("The server didn't answer."),
+  httpError: (status) => _("Error %(status)s", { status }),
   // Ludo's table: results, medals, rematch, players joining.
-  medals: ["Gold medal", "Silver medal", "Bronze medal"],
-  resultsTo: (host) => `Game over. Send the results to ${host}, the host: the rematch is on `
-    + "their page.",
-  resultsHere: "Game over. The final link:",
-  hostDecides: (host) => `${host}, the host, can start a rematch from this page.`,
-  iAmHost: (host) => `I'm ${host}`,
-  rematching: "Starting the rematch…",
-  adding: "Adding…",
-  added: (name) => `${name} joins the game.`,
-  chooseColor: "Choose a color.",
+  medals: [N_("Gold medal"), N_("Silver medal"), N_("Bronze medal")],
+  resultsTo: (host) => _("Game over. Send the results to %(host)s, the host: the rematch is on "
+    + "their page.", { host }),
+  resultsHere: () => _("Game over. The final link:"),
+  hostDecides: (host) => _("%(host)s, the host, can start a rematch from this page.", { host }),
+  iAmHost: (host) => _("I'm %(host)s", { host }),
+  rematching: () => _("Starting the rematch…"),
+  adding: () => _("Adding…"),
+  added: (name) => _("%(name)s joins the game.", { name }),
+  chooseColor: () => _("Choose a color."),
 };
 
 const app = document.getElementById("app");
@@ -88,7 +105,8 @@ let finalView = null;   // a finished game's last link, once there is one (Ludo'
 let turnSent = false;   // this page's turn is sent: the page is done
 let hostHere = !!params.get("host");  // the page is the host's (a finished game's rematch)
 
-function words() { return TEXT.words[board.layout.game] || TEXT.words.parcheesi; }
+// A sentence of `TEXT` that each game says its own way (its pieces, its dice).
+function said(table) { return table[board.layout.game] || table.parcheesi; }
 function isLudo() { return board.layout.game === "ludo"; }
 
 // Each seat's color as its index in the board layout.
@@ -140,11 +158,17 @@ function plainStep(s) {
 
 // -- talking to the server --------------------------------------------------------------------
 
+// The server answers a game's calls in the table's language (the moves' words, the errors); when
+// the switcher chose another for this page, the calls ask for it (and /turn's `lang` makes it the
+// table's for the next link).
 async function call(url, body) {
+  if (url.startsWith("/api/games/") && (!base || base.lang !== lang)) {
+    url += `${url.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang)}`;
+  }
   const response = await fetch(url, body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
-  const data = await response.json().catch(() => ({ error: { message: TEXT.noAnswer } }));
+  const data = await response.json().catch(() => ({ error: { message: TEXT.noAnswer() } }));
   if (!response.ok) {
     const error = new Error(data.error ? data.error.message : TEXT.httpError(response.status));
     error.code = data.error ? data.error.code : null;
@@ -243,7 +267,7 @@ function render() {
   $("roll").hidden = !((v.phase === "roll" || v.phase === "claim") && v.turn === base.turn);
   $("undo").hidden = v.phase === "claim" || undoTo() < 0;
   $("send").hidden = !(steps.length && (v.turn !== base.turn || v.phase === "over"));
-  $("send").textContent = v.phase === "over" ? TEXT.finishGame : TEXT.sendTurn;
+  $("send").textContent = v.phase === "over" ? TEXT.finishGame() : TEXT.sendTurn();
   $("choices").hidden = true;
   showTurnFeed();
   showAddPlayer();
@@ -261,9 +285,9 @@ function render() {
   } else if (v.phase === "roll") {
     if (v.doubles) say(TEXT.doubles(mover));
     else if (steps.length) say(TEXT.rollAgain(mover));
-    else say(TEXT.yourTurn(mover, words().dice));
+    else say(said(TEXT.yourTurn)(mover));
   } else {
-    say(TEXT.tap(mover, words().piece));
+    say(said(TEXT.tap)(mover));
     board.showMoves(v.legal, colorOf(v.seats[v.turn]), pick, selected);
     for (const node of board.pieceNodes) {
       if (+node.dataset.seat !== v.turn) continue;
@@ -272,7 +296,7 @@ function render() {
         node.classList.add("movable");
         node.setAttribute("tabindex", "0");
         node.setAttribute("role", "button");
-        node.setAttribute("aria-label", TEXT.showMoves(words().piece, +node.dataset.piece + 1));
+        node.setAttribute("aria-label", said(TEXT.showMoves)(+node.dataset.piece + 1));
         activate(node, () => { selected = selected === progress ? null : progress; render(); });
       }
     }
@@ -285,7 +309,7 @@ function pick(moves) {
   const box = $("choices");
   box.replaceChildren();
   const label = document.createElement("p");
-  label.textContent = TEXT.whichMove;
+  label.textContent = TEXT.whichMove();
   box.appendChild(label);
   for (const m of moves) {
     const button = document.createElement("button");
@@ -334,8 +358,7 @@ function sentBack(before, after, seat) {
 // goal and the placings it brought. `v` is the game after the move (its placings).
 function outcomeLines(v, seat, to, kills, mine = null) {
   const who = nameOf(v, seat);
-  const lines = kills.map((whom) => (TEXT.sentBack[v.game] || TEXT.sentBack.parcheesi)(
-    who, nameOf(v, whom)));
+  const lines = kills.map((whom) => said(TEXT.sentBack)(who, nameOf(v, whom)));
   if (!isLudo() || to !== board.home) return lines;
   lines.push(TEXT.reachedGoal(who));
   const place = v.placed.indexOf(seat) + 1;
@@ -427,7 +450,8 @@ async function send() {
   busy = true;
   $("send").disabled = true;
   try {
-    const next = await call(app.dataset.turn, { seat: base.turn, steps, seats: seatChanges() });
+    const next = await call(app.dataset.turn,
+      { seat: base.turn, steps, seats: seatChanges(), lang });
     remember(next);
     steps = [];
     turnLines = [];
@@ -473,7 +497,7 @@ function showSend(next) {
   // A finished Ludo game: nobody is texted, so the host gets the final link (their rematch).
   const results = msg.status === "game-over" && msg.text;
   if (results && hostHere) {
-    $("sendmsg").textContent = TEXT.resultsHere;
+    $("sendmsg").textContent = TEXT.resultsHere();
   } else if (results) {
     $("sendmsg").textContent = TEXT.resultsTo(msg.to);
     $("nextlink").value = `${next.url}?host=1`;
@@ -505,7 +529,7 @@ function showSend(next) {
     $("nextlink").select();
     try {
       await navigator.clipboard.writeText($("nextlink").value);
-      $("copy").textContent = TEXT.copied;
+      $("copy").textContent = TEXT.copied();
     } catch { document.execCommand("copy"); }
   };
   $("next").href = new URL(next.url).pathname;
@@ -571,7 +595,7 @@ function medalIcon(k) {
   const icon = document.createElement("span");
   icon.className = `medal ${MEDALS[k]}`;
   icon.setAttribute("role", "img");
-  icon.setAttribute("aria-label", TEXT.medals[k]);
+  icon.setAttribute("aria-label", _(TEXT.medals[k]));
   icon.textContent = k + 1;
   return icon;
 }
@@ -581,9 +605,9 @@ async function rematch() {
   if (busy || final.phase !== "over") return;
   busy = true;
   $("rematch").disabled = true;
-  say(TEXT.rematching);
+  say(TEXT.rematching());
   try {
-    const next = await call(`/api/games/${final.token}/rematch`, { seat: final.host });
+    const next = await call(`/api/games/${final.token}/rematch`, { seat: final.host, lang });
     const local = isLocal(final) ? "&local=1" : "";
     location.assign(`${new URL(next.url).pathname}?new=1${local}`);
   } catch (error) {
@@ -618,7 +642,8 @@ function showAddPlayer() {
     input.checked = chosen ? chosen.value === color.name : color === free[0];
     const swatch = document.createElement("span");
     swatch.className = `swatch ${color.name}`;
-    label.append(input, " ", swatch, " ", color.name[0].toUpperCase() + color.name.slice(1));
+    const name = TEXT.color(color.name);
+    label.append(input, " ", swatch, " ", name[0].toUpperCase() + name.slice(1));
     colors.appendChild(label);
   }
 }
@@ -630,14 +655,15 @@ async function addPlayer(event) {
   const color = form.querySelector("input[name=color]:checked");
   const problem = $("addmsg");
   problem.hidden = true;
-  if (!color) { problem.textContent = TEXT.chooseColor; problem.hidden = false; return; }
+  if (!color) { problem.textContent = TEXT.chooseColor(); problem.hidden = false; return; }
   const player = { name: form.elements.name.value, color: color.value };
   if (form.elements.phone.value.trim()) player.phone = form.elements.phone.value.trim();
   busy = true;
   form.querySelector("button").disabled = true;
-  say(TEXT.adding);
+  say(TEXT.adding());
   try {
-    const next = await call(`${app.dataset.api}/players`, { seat: base.host, player, steps });
+    const next = await call(`${app.dataset.api}/players`,
+      { seat: base.host, player, steps, lang });
     remember(next);
     say(TEXT.added(next.seats.find((s) => s.color === color.value).name));
     // The same game with the new seat: the turn in progress goes on there (the address), and
@@ -674,10 +700,10 @@ function warnIfStale(v) {
   if (seen && newer(seen, { steps: v.steps, seats: v.seats.length })) {
     const note = $("newer");
     note.replaceChildren();
-    note.append(TEXT.older);
+    note.append(TEXT.older(), " ");
     const a = document.createElement("a");
     a.href = new URL(seen.url).pathname;
-    a.textContent = TEXT.newest;
+    a.textContent = TEXT.newest();
     note.append(a);
     note.hidden = false;
     return true;
@@ -688,12 +714,23 @@ function warnIfStale(v) {
 
 // -- start --------------------------------------------------------------------------------------
 
+// The new game's link in another language (the creator switched it before sending the link):
+// this page goes on with it.
+function useLink(v) {
+  const old = app.dataset.token;
+  for (const key of ["token", "api", "moves", "turn"]) {
+    app.dataset[key] = app.dataset[key].replace(old, v.token);
+  }
+  history.replaceState(null, "", new URL(v.url).pathname + location.search + location.hash);
+}
+
 async function start() {
   const [layout, first] = await Promise.all([
     call(app.dataset.board),
     call(app.dataset.api + (params.get("new") ? "?invite=1" : "")),
   ]);
   board = new Board($("board"), layout);
+  if (first.token !== app.dataset.token) useLink(first);
   base = first;
   view = first;
   if (params.get("local")) localStorage.setItem(`boardpass:local:${first.seed}`, "1");
