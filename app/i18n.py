@@ -129,13 +129,16 @@ def client_messages(lang: str) -> dict[str, str]:
 
 
 def select_locale() -> str:
-    """The page's language: an explicit ``?lang=`` switch, then the table's language (a game's
-    link carries it: ``g.table_lang``), then the visitor's earlier choice (cookie), then the
-    page's own default (``g.default_lang``: Ludo's pages speak Spanish), then the browser's
-    preference."""
+    """The page's language: an explicit ``?lang=`` switch (or ``lang`` in an API request's
+    body: ``g.asked_lang``), then the table's language (a game's link carries it:
+    ``g.table_lang``), then the visitor's earlier choice (cookie), then the page's own default
+    (``g.default_lang``: Ludo's pages speak Spanish), then the browser's preference."""
     from flask import g, request
 
     asked = request.args.get("lang")
+    if asked in LANGUAGES:
+        return asked
+    asked = g.get("asked_lang")
     if asked in LANGUAGES:
         return asked
     table = g.get("table_lang")
@@ -167,6 +170,17 @@ def use_table_lang(lang: str) -> None:
 
     g.table_lang = lang
     refresh()  # Flask-Babel keeps the locale it chose: choose again
+
+
+def ask_lang(lang) -> None:
+    """Answer this request in ``lang`` (an API request's body asks for it), whatever the
+    table's: ignored unless a language of ours."""
+    from flask import g
+    from flask_babel import refresh
+
+    if lang in LANGUAGES:
+        g.asked_lang = lang
+        refresh()
 
 
 def say(message: str) -> str:

@@ -99,6 +99,9 @@ def test_move_labels_come_in_the_table_s_language_or_the_one_asked_for(client):
                           json={"seat": made["turn"], "steps": ["roll"]}).json
     assert english["legal"][0]["label"] == "Bring a piece out (6)"
     assert english["lang"] == "es"  # asking in English doesn't change the table
+    asked = client.post(f"/api/games/{made['token']}/moves",  # a page switched to English
+                        json={"seat": made["turn"], "steps": ["roll"], "lang": "en"}).json
+    assert asked["legal"][0]["label"] == "Bring a piece out (6)" and asked["lang"] == "es"
 
 
 def test_the_turn_can_change_the_table_s_language_for_the_next_link(client):

@@ -151,6 +151,7 @@ def _json() -> dict:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
         raise BadRequest(message("not_object"))
+    i18n.ask_lang(data.get("lang"))  # the answer's language (checked where it sets the table's)
     return data
 
 

@@ -159,14 +159,15 @@ function plainStep(s) {
 // -- talking to the server --------------------------------------------------------------------
 
 // The server answers a game's calls in the table's language (the moves' words, the errors); when
-// the switcher chose another for this page, the calls ask for it (and /turn's `lang` makes it the
-// table's for the next link).
+// the switcher chose another for this page, the calls ask for it: ?lang= to read, and `lang` in
+// what is sent (which makes it the table's language from the next link on).
 async function call(url, body) {
-  if (url.startsWith("/api/games/") && (!base || base.lang !== lang)) {
+  if (body === undefined && url.startsWith("/api/games/") && (!base || base.lang !== lang)) {
     url += `${url.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang)}`;
   }
   const response = await fetch(url, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ ...body, lang }),
   });
   const data = await response.json().catch(() => ({ error: { message: TEXT.noAnswer() } }));
   if (!response.ok) {
@@ -450,8 +451,7 @@ async function send() {
   busy = true;
   $("send").disabled = true;
   try {
-    const next = await call(app.dataset.turn,
-      { seat: base.turn, steps, seats: seatChanges(), lang });
+    const next = await call(app.dataset.turn, { seat: base.turn, steps, seats: seatChanges() });
     remember(next);
     steps = [];
     turnLines = [];
@@ -607,7 +607,7 @@ async function rematch() {
   $("rematch").disabled = true;
   say(TEXT.rematching());
   try {
-    const next = await call(`/api/games/${final.token}/rematch`, { seat: final.host, lang });
+    const next = await call(`/api/games/${final.token}/rematch`, { seat: final.host });
     const local = isLocal(final) ? "&local=1" : "";
     location.assign(`${new URL(next.url).pathname}?new=1${local}`);
   } catch (error) {
@@ -662,8 +662,7 @@ async function addPlayer(event) {
   form.querySelector("button").disabled = true;
   say(TEXT.adding());
   try {
-    const next = await call(`${app.dataset.api}/players`,
-      { seat: base.host, player, steps, lang });
+    const next = await call(`${app.dataset.api}/players`, { seat: base.host, player, steps });
     remember(next);
     say(TEXT.added(next.seats.find((s) => s.color === color.value).name));
     // The same game with the new seat: the turn in progress goes on there (the address), and
