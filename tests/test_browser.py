@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import urllib.parse
+from dataclasses import replace
 
 import pytest
 
@@ -1163,3 +1164,165 @@ def test_ludo_results_medals_and_a_rematch_started_by_the_host(server, phone, sm
     other = arrive(phone(), answer["url"], "#results")
     expect(other.locator("#rematch")).to_be_hidden()
     expect(other.locator("#iamhost")).to_have_text("I'm Ana")
+
+
+# -- a Spanish table: the form, a turn, the results -----------------------------------------------
+
+# English words the main controls must not show on a Spanish page (names are Ana, Ben, Cleo...).
+ENGLISH = re.compile(r"\b(the|roll|rolled|send|sent|your|turn|game|wins?|link|players?|copy|"
+                     r"share|rematch|results|tap|piece|finished|takes|place|goes|first|next|"
+                     r"host|open|messages|undo|skip|replay|add|name|phone)\b", re.I)
+CONTROLS = ["#roll", "#undo", "#skip", "#send", "#copy", "#share", "#sms", "#next", "#rematch",
+            "#iamhost", "#addplayer summary", "#results-title", "#status", "#sendmsg",
+            "#rematchnote", "#rules-link", "h1"]
+
+
+def no_english(page):
+    """The page speaks Spanish: its language, its controls, its feed and its labels."""
+    assert page.locator("html").get_attribute("lang") == "es"
+    shown = [(selector, page.locator(selector).first.text_content() or "")
+             for selector in CONTROLS if page.locator(selector).count()]
+    shown += [("#feed", text) for text in page.locator("#feed li").all_text_contents()]
+    shown += [("#placings", text) for text in page.locator("#placings li").all_text_contents()]
+    shown += [("aria-label", label) for label in page.eval_on_selector_all(
+        "[aria-label]", "(nodes) => nodes.map((n) => n.getAttribute('aria-label'))")]
+    english = [(where, text) for where, text in shown if ENGLISH.search(text)]
+    assert not english, english
+
+
+def test_a_spanish_ludo_game_from_the_form_to_the_results(server, phone, sms):
+    # The form, switched to Spanish: Ludo proposes a Spanish table.
+    creator = phone()
+    creator.goto(server.url + "/")
+    expect(creator.locator("h1")).to_have_text("New game")
+    creator.locator("#langs a[data-lang=es]").click()
+    expect(creator.locator("h1")).to_have_text("Partida nueva")
+    assert creator.locator("html").get_attribute("lang") == "es"
+    form = creator.locator("#newgame")
+    form.locator("input[name=game][value=ludo]").check()
+    expect(form.locator("input[name=lu_lang][value=es]")).to_be_checked()
+    expect(form.locator("section.table[data-game=ludo] .player legend").first) \
+        .to_contain_text("Rojo")
+    expect(form.locator("input[name=lu_name0]")).to_have_attribute("placeholder", "Jugador 1")
+    form.locator("input[name=lu_name0]").fill("Ana")
+    form.locator("input[name=lu_name2]").fill("Cleo")
+    expect(form.locator("button[type=submit]")).to_have_text("Crear la partida")
+    shot(creator, "es-new-game-form")
+    form.locator("button[type=submit]").click()
+
+    expect(creator.locator("#sendbox")).to_be_visible()
+    token = token_of(creator.url)
+    view = server.api(f"/api/games/{token}")[1]
+    assert view["lang"] == "es" and Game.from_token(token, KEYS).header.lang == "es"
+    first = view["seats"][view["turn"]]["name"]
+    expect(creator.locator("#sendmsg")).to_have_text(
+        f"Partida creada. Empieza {first}: mandale el enlace.")
+    expect(creator.locator("#sms")).to_have_text(f"Mandáselo a {first}")
+    invite = urllib.parse.unquote(creator.locator("#sms").get_attribute("href").split("body=")[1])
+    assert invite.startswith(f"{first}, te invitaron a una partida de Ludo en Boardpass. Te toca:")
+    expect(creator.locator("#copy")).to_have_text("Copiar el enlace")
+    expect(creator.locator("#addplayer summary")).to_have_text("Sumar un jugador")
+    assert creator.locator("#rules-link").get_attribute("href") == "/rules/ludo"
+    no_english(creator)
+    shot(creator, "es-new-game-created")
+
+    # The first player's phone speaks English, the table Spanish: the page follows the table.
+    player = open_game(phone(), creator.locator("#nextlink").input_value())
+    expect(player.locator("#roll")).to_have_text("Tirá el dado")
+    assert no_error(player) == f"{first}, te toca: tirá el dado."
+    no_english(player)
+    play_out_turn(player)
+    expect(player.locator("#send")).to_have_text("Mandá el turno")
+    answer = send_turn(player, sms)
+    other = answer["message"]["to"]
+    assert answer["lang"] == "es" and f"{first} hizo su jugada. Te toca en Boardpass, {other}" \
+        in answer["message"]["text"]
+    expect(player.locator("#sendmsg")).to_have_text(f"Mandale el enlace a {other}:")
+    expect(player.locator("#sms")).to_have_text(f"Mandáselo a {other}")
+    no_english(player)
+    shot(player, "es-turn-sent")
+    watcher = phone()
+    watcher.goto(answer["url"])
+    expect(watcher.locator("#feed li", has_text=f"{first} sacó").first).to_be_visible()
+    expect(watcher.locator("#roll")).to_be_visible()
+    no_english(watcher)
+
+    # The same table near its end (set up with the engine): the last move, the results.
+    game, seat, steps, earlier = final_turn()
+    game = Game(replace(game.header, lang="es"), game.match, KEYS)
+    token, names = game.token(), ["Ana", "Ben", "Cleo"]
+    mover = names[seat]
+    page = arrive(phone(), server.game_url(token))
+    roll(page)
+    legal = server.position(token, seat, ["roll"])["legal"]
+    last = next(m for m in legal if [m["from"], m["to"]] == [steps[1]["from"], steps[1]["to"]])
+    assert not ENGLISH.search(last["label"])  # "Ficha de 50 a la meta (2)"
+    before = page_hash(page)
+    page.locator(f'#board circle.landing[aria-label*="{last["label"]}"]').click()
+    if page.locator("#choices").is_visible():
+        page.locator("#choices button", has_text=last["label"]).click()
+    page.wait_for_function("(h) => location.hash !== h", arg=before)
+
+    final = server.position(token, seat, hash_steps(page))
+    placed = final["placed"]
+    results = page.locator("#results")
+    expect(results).to_be_visible()
+    expect(results.locator("#results-title")).to_have_text("Resultados")
+    places = results.locator("#placings li")
+    expect(places).to_have_count(3)
+    for i, who in enumerate(placed):
+        expect(places.nth(i)).to_contain_text(f"{['1.º', '2.º', '3.º'][i]} {names[who]}")
+    expect(places.nth(0).locator(".medal.gold")).to_have_attribute("aria-label", "Medalla de oro")
+    expect(results.locator("caption")).to_have_text("Medallas de esta mesa, contando esta partida")
+    place = placed.index(seat) + 1
+    expect(page.locator("#feed li", has_text=f"{mover} terminó en el puesto {place}")) \
+        .to_have_count(1)
+    expect(page.locator("#feed li",
+                        has_text=f"{names[placed[2]]} se queda con el último puesto (3.º)")) \
+        .to_have_count(1)
+    expect(page.locator("#send")).to_have_text("Terminá la partida")
+    assert no_error(page) == f"¡Ganó {names[placed[0]]}!"
+    no_english(page)
+    shot(page, "es-results")
+
+    answer = send_turn(page, sms)
+    assert answer["message"]["to"] == "Ana"
+    expect(page.locator("#sendmsg")).to_have_text(
+        "Terminó la partida. Mandale los resultados a Ana, que organiza la mesa: la revancha se "
+        "arma desde su página.")
+    expect(page.locator("#sms")).to_have_text("Mandáselo a Ana")
+    body = urllib.parse.unquote(page.locator("#sms").get_attribute("href").split("body=")[1])
+    assert body.startswith(f"Victoria de {names[placed[0]]} en nuestra partida de Ludo en "
+                           "Boardpass. Ana, resultados y revancha: ")
+    expect(page.locator("#rematchnote")).to_have_text(
+        "Ana, que organiza la mesa, puede armar la revancha desde esta página.")
+    expect(page.locator("#iamhost")).to_have_text("Soy Ana")
+    no_english(page)
+    shot(page, "es-results-sent")
+
+    # Ana's page: the rematch, in Spanish too.
+    host = arrive(phone(), answer["url"] + "?host=1", "#results")
+    expect(host.locator("#rematch")).to_have_text("Revancha")
+    no_english(host)
+
+
+def test_switching_language_mid_turn_keeps_the_turn_and_the_next_link_speaks_it(server, phone,
+                                                                                sms):
+    english = new_game(find_seed(enter_then_move))
+    game = Game(replace(english.header, lang="es"), english.match, KEYS)
+    page = open_game(phone(), server.game_url(game.token()))
+    expect(page.locator("#roll")).to_have_text("Tirá los dados")
+    hash_ = roll(page)
+    rolled = dice(page)
+    page.locator("#langs a[data-lang=en]").click()
+    page.wait_for_url(re.compile(r"\?lang=en#s="))
+    expect(page.locator("#board circle.landing").first).to_be_visible()
+    assert page_hash(page) == hash_ and dice(page) == rolled  # the turn goes on
+    assert page.locator("html").get_attribute("lang") == "en"
+    expect(page.locator("#undo")).to_have_text("Undo")
+    play_out_turn(page)
+    answer = send_turn(page, sms)
+    assert answer["lang"] == "en" and " moved. Your turn in Boardpass" in \
+        answer["message"]["text"]
+    assert Game.from_token(answer["token"], KEYS).header.lang == "en"
+    expect(page.locator("#sms")).to_have_text(f"Send to {answer['message']['to']}")
