@@ -369,3 +369,14 @@ def test_every_template_string_is_marked(client):
         text = re.sub(r"{{.*?}}|{%.*?%}|<[^>]*>|&\w+;", " ", text, flags=re.S)
         loose = [w for w in text.split() if re.search(r"[A-Za-z]{2}", w)]
         assert not loose, f"{template.name}: {loose}"
+
+
+def test_a_spanish_table_reads_phone_numbers_as_argentine(client):
+    players = [{"name": "Ana", "color": "red", "phone": "11 5555-1234"},
+               {"name": "Ben", "color": "green"}]
+    made = create(client, lang="es", players=players)
+    game = Game.from_token(made["token"], KEYS)
+    assert game.header.seats[0].phone == "+541155551234"
+    refused = client.post("/api/games", json={"game": "ludo", "lang": "es", "players": [
+        {"name": "Ana", "color": "red", "phone": "12"}, {"name": "Ben", "color": "green"}]})
+    assert refused.status_code == 400 and "+54 9 11 1234 5678" in refused.json["error"]["message"]
