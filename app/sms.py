@@ -244,6 +244,12 @@ def normalize_phone(text: str, region: str = "US") -> str:
 
     >>> normalize_phone("(555) 123-4567"), normalize_phone("+44 20 7946 0958")
     ('+15551234567', '+442079460958')
+
+    At Spanish-speaking tables the country assumed is Argentina, where a mobile is often typed
+    without its 9:
+
+    >>> normalize_phone("11 1234-5678", "AR"), normalize_phone("011 15 1234-5678", "AR")
+    ('+5491112345678', '+5491112345678')
     """
     text = str(text or "").strip()
     if not text:
@@ -261,7 +267,21 @@ def normalize_phone(text: str, region: str = "US") -> str:
         raise ValueError(problem) from None
     if not phonenumbers.is_possible_number(number):
         raise ValueError(problem)
+    if number.country_code == 54:
+        number = _argentine_mobile(phonenumbers, number)
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
+
+def _argentine_mobile(phonenumbers, number):
+    """Argentines often type a mobile without its 9 (or local 15): "11 1234-5678". Texts only
+    reach mobiles, so a number that is only valid as a landline but valid as a mobile with the
+    9 is taken as that mobile (+54 9 11 1234 5678)."""
+    if phonenumbers.number_type(number) != phonenumbers.PhoneNumberType.FIXED_LINE:
+        return number
+    mobile = phonenumbers.parse(f"+549{number.national_number}")
+    if phonenumbers.number_type(mobile) == phonenumbers.PhoneNumberType.MOBILE:
+        return mobile
+    return number
 
 
 def sms_href(phone: str | None, body: str) -> str:
