@@ -376,7 +376,7 @@ def test_a_spanish_table_reads_phone_numbers_as_argentine(client):
                {"name": "Ben", "color": "green"}]
     made = create(client, lang="es", players=players)
     game = Game.from_token(made["token"], KEYS)
-    assert game.header.seats[0].phone == "+541155551234"
+    assert game.header.seats[0].phone == "+5491155551234"  # a mobile: the 9 added
     refused = client.post("/api/games", json={"game": "ludo", "lang": "es", "players": [
         {"name": "Ana", "color": "red", "phone": "12"}, {"name": "Ben", "color": "green"}]})
     assert refused.status_code == 400 and "+54 9 11 1234 5678" in refused.json["error"]["message"]
