@@ -307,6 +307,7 @@ class Parcheesi:
                 continue
             last = v
             done = 0
+            one = (v,)
             for k, p in enumerate(pieces):
                 q = p + v
                 if p < 0 or q > home or done >> p & 1 or span[p][v] & block:
@@ -321,7 +322,7 @@ class Parcheesi:
                     if not bonus and pairs and self._rejoins(pieces, pairs, k, q):
                         continue
                 done |= 1 << p
-                hops.append((k, p, q, (v,), bonus))
+                hops.append((k, p, q, one, bonus))
         return hops
 
     def _block(self, pieces, walls: int) -> int:
