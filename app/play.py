@@ -120,6 +120,26 @@ class Game:
             self.turn_steps.append(step)
         return self.over or self.match.turn != seat
 
+    def play_bots(self) -> int:
+        """Play the bots' turns from here until a human is to move or the game ends (a table
+        of bots plays to the end); returns how many steps they took. Bots claim every re-roll.
+        Their choices come from the game's seed and each decision's index, so replaying the
+        link replays them."""
+        from app.engine import bots
+
+        match, seats, taken = self.match, self.header.seats, 0
+        while match.phase != OVER and seats[match.turn].bot:
+            if match.phase == ROLL:
+                match.roll()
+            elif match.phase == CLAIM:
+                match.claim(True)
+            else:
+                strength = bots.BOT_LEVELS[seats[match.turn].bot]
+                seed = bots.decision_seed(self.header.seed, len(match.steps))
+                match.play(bots.choose(strength, self.rules, match.state, seed))
+            taken += 1
+        return taken
+
     def claim_ticket(self, now: float) -> str:
         """The ticket for claiming the re-roll at this claim point, issued at ``now``."""
         if self.match.phase != CLAIM:

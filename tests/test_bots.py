@@ -80,3 +80,33 @@ def test_medium_takes_a_capture_and_avoids_leaving_a_piece_in_reach():
     assert [parcheesi.describe(state, m) for m in moves] == ["y 10-12 2", "y 30-32 2"]
     assert bots.choose("medium", parcheesi, state, 1) == 0
     assert bots.choose("hard", parcheesi, state, 1) == 0
+
+
+def test_the_server_plays_bot_seats_until_a_human_is_to_move():
+    from app.link import Seat
+
+    seats = [Seat("Ana", 0), Seat("Bot 1", 1, bot=1), Seat("Bot 2", 2, bot=2),
+             Seat("Bot 3", 3, bot=3)]
+    game = Game.new("ludo", seats, KEYS, seed=b"botseats")
+    human_turns = 0
+    while not game.over and human_turns < 40:
+        game.play_bots()
+        if game.over:
+            break
+        assert game.header.seats[game.match.turn].bot == 0  # the link goes to a human
+        human_turns += 1
+        seat = game.match.turn
+        while not game.over and game.match.turn == seat:
+            game.step(0)
+    # The same link replays the bots' moves exactly.
+    assert Game.from_token(game.token(), KEYS).position() == game.position()
+
+
+@pytest.mark.parametrize("game,options,players", TABLES)
+def test_a_table_of_bots_plays_to_the_end_on_its_own(game, options, players):
+    from app.link import Seat
+
+    colors = [s.color for s in demo_seats(game, players, options)]
+    seats = [Seat(f"Bot {i}", c, bot=1 + i % 2) for i, c in enumerate(colors)]  # easy, medium
+    played = Game.new(game, seats, KEYS, seed=b"allbots!", options=options)
+    assert played.play_bots() > 0 and played.over
