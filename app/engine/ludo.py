@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from .boards import LUDO_4, LUDO_6, RaceBoard
 from .core import MOVE, OVER, ROLL, IllegalMove, Move, OneDie
+from .notation import read_seats, write_seats
 from .text import Text
 
 HOME = -1  # a piece at home, before it comes out ("casa")
@@ -214,8 +215,7 @@ class Ludo(OneDie):
     def format(self, state: State) -> str:
         """The position in notation (``docs/notation.md``)."""
         letters = self.board.colors.lower()
-        seats = "/".join(letters[c] + ":" + ",".join(self._square(c, p) for p in pieces)
-                         for c, pieces in zip(state.colors, state.pos))
+        seats = write_seats(letters, state.colors, state.pos, self._square)
         fields = [self.name + ("6" if self.capacity > 4 else ""), seats]
         if state.phase == OVER:
             fields += [letters[state.colors[state.placed[0]]], "over"]
@@ -236,15 +236,7 @@ class Ludo(OneDie):
             raise ValueError("expected: ludo[6] <seats> <to move> <die|roll|over> [placed:..] "
                              "[waiting:..]")
         letters = self.board.colors.lower()
-        colors, pos = [], []
-        for part in fields[1].split("/"):
-            letter, _, squares = part.partition(":")
-            color = letters.index(letter)
-            pieces = [self._progress(color, s) for s in squares.split(",")]
-            if len(pieces) != 4:
-                raise ValueError(f"{letter} needs four pieces")
-            colors.append(color)
-            pos.append(pieces)
+        colors, pos = read_seats(fields[1], letters, self._progress, "pieces")
         turn = colors.index(letters.index(fields[2]))
         placed, waiting = (), frozenset()
         for extra in fields[4:]:

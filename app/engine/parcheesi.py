@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from .boards import PARCHEESI, RaceBoard
 from .core import MOVE, OVER, ROLL, IllegalMove, Move
+from .notation import read_seats, write_seats
 from .text import Text
 
 NEST = -1
@@ -587,10 +588,7 @@ class Parcheesi:
     def format(self, state: State) -> str:
         """The position in notation (``docs/notation.md``)."""
         letters = self.board.colors.lower()
-        seats = "/".join(
-            letters[c] + ":" + ",".join(self._square(c, p) for p in pieces)
-            for c, pieces in zip(state.colors, state.pos)
-        )
+        seats = write_seats(letters, state.colors, state.pos, self._square)
         fields = ["parcheesi", seats]
         if state.phase == OVER:
             fields += [letters[state.colors[state.winner]], "won"]
@@ -618,15 +616,7 @@ class Parcheesi:
         if len(fields) < 4 or fields[0] != "parcheesi":
             raise ValueError("expected: parcheesi <seats> <to move> <dice|roll|won> [dN] [pairs:..]")
         letters = self.board.colors.lower()
-        colors, pos = [], []
-        for part in fields[1].split("/"):
-            letter, _, squares = part.partition(":")
-            color = letters.index(letter)
-            pieces = [self._progress(color, s) for s in squares.split(",")]
-            if len(pieces) != 4:
-                raise ValueError(f"{letter} needs four pawns")
-            colors.append(color)
-            pos.append(pieces)
+        colors, pos = read_seats(fields[1], letters, self._progress, "pawns")
         turn = colors.index(letters.index(fields[2]))
         doubles, pairs = 0, ()
         for extra in fields[4:]:

@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 from .boards import HOME_ENTRY, RED_ARSE_4, RED_ARSE_6, RING_SEGMENT, RingBoard
 from .core import CLAIM, MOVE, OVER, ROLL, IllegalMove, Move, OneDie
+from .notation import read_seats, write_seats
 from .text import Text
 from .red_arse_settings import RULE_KEYS, settings
 
@@ -352,9 +353,7 @@ class RedArse(OneDie):
     def format(self, state: State) -> str:
         """The position in notation (``docs/notation.md``)."""
         letters = self.board.colors.lower()
-        seats = "/".join(
-            letters[c] + ":" + ",".join(self._place_text(c, p) for p in marbles)
-            for c, marbles in zip(state.colors, state.pos))
+        seats = write_seats(letters, state.colors, state.pos, self._place_text)
         table = settings(self.options)
         fields = [self.name + ("6" if table["board"] == 6 else ""), seats]
         if state.phase == OVER:
@@ -374,15 +373,7 @@ class RedArse(OneDie):
         if (fields[0] == "red-arse6") != (self.board.seats == 6):
             raise ValueError("this position is for the other board")
         letters = self.board.colors.lower()
-        colors, pos = [], []
-        for part in fields[1].split("/"):
-            letter, _, places = part.partition(":")
-            color = letters.index(letter)
-            marbles = [self._place(color, p) for p in places.split(",")]
-            if len(marbles) != 4:
-                raise ValueError(f"{letter} needs four marbles")
-            colors.append(color)
-            pos.append(marbles)
+        colors, pos = read_seats(fields[1], letters, self._place, "marbles")
         seats = self.board.seats
         if colors != sorted(colors, key=lambda c: (c - colors[0]) % seats):
             raise ValueError("seats are listed clockwise, in turn order")
