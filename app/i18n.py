@@ -135,21 +135,10 @@ def select_locale() -> str:
     (``g.default_lang``: Ludo's pages speak Spanish), then the browser's preference."""
     from flask import g, request
 
-    asked = request.args.get("lang")
-    if asked in LANGUAGES:
-        return asked
-    asked = g.get("asked_lang")
-    if asked in LANGUAGES:
-        return asked
-    table = g.get("table_lang")
-    if table in LANGUAGES:
-        return table
-    chosen = request.cookies.get("lang")
-    if chosen in LANGUAGES:
-        return chosen
-    default = g.get("default_lang")
-    if default in LANGUAGES:
-        return default
+    for lang in (request.args.get("lang"), g.get("asked_lang"), g.get("table_lang"),
+                 request.cookies.get("lang"), g.get("default_lang")):
+        if lang in LANGUAGES:
+            return lang
     return request.accept_languages.best_match(LANGUAGES) or LANGUAGES[0]
 
 
