@@ -120,11 +120,11 @@ class Game:
             self.turn_steps.append(step)
         return self.over or self.match.turn != seat
 
-    def play_bots(self) -> int:
+    def play_bots(self, watch=None) -> int:
         """Play the bots' turns from here until a human is to move or the game ends (a table
         of bots plays to the end); returns how many steps they took. Bots claim every re-roll.
         Their choices come from the game's seed and each decision's index, so replaying the
-        link replays them."""
+        link replays them. ``watch`` is called after every step (as in ``Match.replay``)."""
         from app.engine import bots
 
         match, seats, taken = self.match, self.header.seats, 0
@@ -138,6 +138,8 @@ class Game:
                 seed = bots.decision_seed(self.header.seed, len(match.steps))
                 match.play(bots.choose(strength, self.rules, match.state, seed))
             taken += 1
+            if watch:
+                watch(match)
         return taken
 
     def claim_ticket(self, now: float) -> str:

@@ -14,6 +14,7 @@ from flask import Blueprint, current_app, jsonify, request, send_from_directory,
 
 from app import i18n, sms
 from app.engine import red_arse_settings
+from app.engine.bots import BOT_LEVELS
 from app.engine.core import CLAIM
 from app.engine.games import NAMES as GAMES, TITLES, rules_for
 from app.engine.text import N_, Text
@@ -22,7 +23,7 @@ from app.engine.ludo import ludo_options
 from app.play import Game, TurnError
 from app.web import ROOT
 from app.web.layout import board_layout
-from app.web.views import game_view, load
+from app.web.views import game_view, load, play_bots
 
 bp = Blueprint("api", __name__)
 
@@ -88,7 +89,23 @@ MESSAGES = {
     "seat_text": N_("Names and phone numbers are text."),
     "lang": N_("\"lang\" is the table's language: \"en\" (English) or \"es\" (Spanish)."),
     "default_name": N_("Player %(n)s"),
+    "bot": N_("\"bot\" is a bot's strength: \"easy\", \"medium\" or \"hard\" (leave it out "
+              "for a human player)."),
+    "one_human": N_("A game needs at least one human player."),
+    "bot_phone": N_("Bots have no phone number."),
+    "bot_host": N_("The host is a human player, not a bot."),
+    "bot_seat": N_("%(name)s is a bot: the server plays its turns."),
+    # A bot's name when it is given none; numbered like "Player 2" when two would share one.
+    "bot_easy": N_("Bot (easy)"),
+    "bot_medium": N_("Bot (medium)"),
+    "bot_hard": N_("Bot (hard)"),
+    "bot_easy_n": N_("Bot %(n)s (easy)"),
+    "bot_medium_n": N_("Bot %(n)s (medium)"),
+    "bot_hard_n": N_("Bot %(n)s (hard)"),
 }
+
+# A seat's ``bot`` in the link from the API's strength (``Seat.bot``: 0 is a human).
+BOT_STRENGTHS = {name: level for level, name in BOT_LEVELS.items()}
 
 
 def message(key: str, **values) -> str:
@@ -218,10 +235,12 @@ def board(game):
 
 @bp.post("/games")
 def create():
-    """Create a game: ``{"game", "players": [{"name", "color", "phone"?}], "settings"?,
-    "host"?, "lang"?}``; Red Arse's settings are ``{"board": 4 or 6, "off": [house rules
-    switched off]}``, Ludo's ``{"board": 4 or 6}``; Ludo's ``host`` is the creator's place in
-    ``players``; ``lang`` the table's language (by default the request's)."""
+    """Create a game: ``{"game", "players": [{"name", "color", "phone"?, "bot"?}],
+    "settings"?, "host"?, "lang"?}``; Red Arse's settings are ``{"board": 4 or 6, "off": [house
+    rules switched off]}``, Ludo's ``{"board": 4 or 6}``; Ludo's ``host`` is the creator's place
+    in ``players``; ``lang`` the table's language (by default the request's). A player with
+    ``"bot": "easy" | "medium" | "hard"`` is played by the server; bots to move first have
+    played when the game's first link is made (it goes to the first human)."""
     data = _json()
     lang = parse_lang(data.get("lang"), i18n.page_lang())
     i18n.use_table_lang(lang)  # this request's errors too
@@ -242,25 +261,30 @@ def create():
 def new_game(game: str, seats: list[Seat], options: int, host: int = 0,
              lang: str = "en") -> Game:
     """A new game; ``host`` (Ludo) is the seat of the player who created it, ``lang`` the
-    table's language."""
+    table's language. Bots to move first have played: a human is to move."""
     played = Game.new(game, seats, _keys(), options=options)
     if host or lang != played.header.lang:
         played = Game(replace(played.header, host=host, lang=lang), played.match, played.keys)
+    played.play_bots()
     return played
 
 
 def parse_host(game: str, host, players: list, seats: list[Seat], options: int) -> int:
     """The creator's seat (seats are sorted) from their place in the request's ``players``
-    (Ludo; the first player listed by default)."""
+    (Ludo; the first human listed by default). The host is a human: bots add nobody."""
     if game != "ludo":
         if host is not None:
             raise BadRequest(message("no_host", title=TITLES[game]))
         return 0
-    host = 0 if host is None else host
+    if host is None:
+        host = next(i for i, player in enumerate(players) if not player.get("bot"))
     if type(host) is not int or not 0 <= host < len(players):
         raise BadRequest(message("host"))
     color = rules_for(game, options).board.color_names.index(players[host]["color"])
-    return next(i for i, seat in enumerate(seats) if seat.color == color)
+    seat = next(i for i, seat in enumerate(seats) if seat.color == color)
+    if seats[seat].bot:
+        raise BadRequest(message("bot_host"))
+    return seat
 
 
 def parse_settings(game: str, settings) -> int:
@@ -291,9 +315,12 @@ def parse_settings(game: str, settings) -> int:
     return red_arse_settings.options_for(board, off=off)
 
 
-def parse_players(game: str, players, options: int = 0, lang: str = "en") -> list[Seat]:
+def parse_players(game: str, players, options: int = 0, lang: str = "en",
+                  numbers: list[int] | None = None) -> list[Seat]:
     """Seats from the request, in turn order (around the board in the direction of play);
-    ``lang`` is the table's language (blank names, phone numbers)."""
+    ``lang`` is the table's language (blank names, phone numbers), ``numbers`` each player's
+    number in blank names ("Player 2"; by default their place in the list, from 1). At least
+    one player is a human."""
     rules = rules_for(game, options)
     names = rules.board.color_names
     if not isinstance(players, list) or not 2 <= len(players) <= rules.capacity:
@@ -302,7 +329,15 @@ def parse_players(game: str, players, options: int = 0, lang: str = "en") -> lis
                                      seats=rules.capacity, squares=rules.board.track))
         raise BadRequest(message("players_on_ring" if game == "red-arse" else "players",
                                  title=TITLES[game], seats=len(names)))
-    seats = [parse_player(player, names, i + 1, lang) for i, player in enumerate(players)]
+    numbers = numbers or list(range(1, len(players) + 1))
+    seats = [parse_player(player, names, n, lang) for n, player in zip(numbers, players)]
+    if all(s.bot for s in seats):
+        raise BadRequest(message("one_human"))
+    # Bots given no name would share one ("Bot (medium)"): they are numbered like players.
+    shared = [s.name for s in seats if s.bot]
+    seats = [replace(s, name=bot_name(s.bot, lang, n))
+             if s.bot and s.name == bot_name(s.bot, lang) and shared.count(s.name) > 1 else s
+             for n, s in zip(numbers, seats)]
     colors = [s.color for s in seats]
     if len(set(colors)) != len(colors):
         raise BadRequest(message("different_colors"))
@@ -311,25 +346,32 @@ def parse_players(game: str, players, options: int = 0, lang: str = "en") -> lis
 
 
 def parse_player(player, names: tuple[str, ...], number: int, lang: str = "en") -> Seat:
-    """One player from a request: ``{"name", "color", "phone"?}``, a color among ``names``; a
-    blank name is "Player <number>" in the table's language ``lang``, which also says where a
-    phone number without its country code is."""
+    """One player from a request: ``{"name", "color", "phone"?, "bot"?}``, a color among
+    ``names``; a blank name is "Player <number>" in the table's language ``lang`` (a bot's
+    "Bot (medium)"), which also says where a phone number without its country code is. A bot
+    (``"bot"``: its strength) has no phone number."""
     if not isinstance(player, dict):
         raise BadRequest(message("player_object"))
+    bot = player.get("bot")
+    if bot is not None and (not isinstance(bot, str) or bot not in BOT_STRENGTHS):
+        raise BadRequest(message("bot"))
+    bot = BOT_STRENGTHS.get(bot, 0)
     name = player.get("name") or ""
     if not isinstance(name, str):
         raise BadRequest(message("name_text"))
-    name = name.strip() or default_name(number, lang)
+    name = name.strip() or (bot_name(bot, lang) if bot else default_name(number, lang))
     color = player.get("color")
     if color not in names:  # the API's names for colors: not translated
         raise BadRequest(message("choose_color", colors=", ".join(names)))
     phone = player.get("phone") or None
     if phone is not None and not isinstance(phone, str):
         raise BadRequest(message("phone_text"))
+    if phone and bot:
+        raise BadRequest(message("bot_phone"))
     try:
         if phone:
             phone = sms.normalize_phone(phone, PHONE_REGION[lang])
-        return Seat(name=name, color=names.index(color), phone=phone)
+        return Seat(name=name, color=names.index(color), bot=bot, phone=phone)
     except ValueError as error:
         raise BadRequest(error.args[0]) from None
 
@@ -337,6 +379,13 @@ def parse_player(player, names: tuple[str, ...], number: int, lang: str = "en") 
 def default_name(number: int, lang: str) -> str:
     """The name of a player who gave none: "Player 2" ("Jugador 2")."""
     return i18n.translate(message("default_name", n=number), lang)
+
+
+def bot_name(bot: int, lang: str, number: int | None = None) -> str:
+    """The name of a bot given none: "Bot (medium)", or numbered, "Bot 2 (medium)"."""
+    key = f"bot_{BOT_LEVELS[bot]}"
+    text = message(f"{key}_n", n=number) if number is not None else message(key)
+    return i18n.translate(text, lang)
 
 
 @bp.get("/games/<token>")
@@ -349,7 +398,8 @@ def read(token):
     played, recorder = load(token, _keys(), record=True)
     i18n.use_table_lang(played.header.lang)
     since = None if since is None else min(int(since), len(played.match.steps))
-    invite = request.args.get("invite") and not played.match.steps  # the creator's first text
+    # The creator's first text: no human has played yet (bots to move first may have).
+    invite = request.args.get("invite") and not humans_played(played)
     if invite and request.args.get("lang") in set(LANGUAGES) - {played.header.lang}:
         # The creator switched the page's language before sending the first link: the table
         # speaks it, so the link they send says so.
@@ -379,8 +429,9 @@ def moves(token):
 
 @bp.post("/games/<token>/turn")
 def finish(token):
-    """Finish a turn: play its steps, make the next link (in the table's language: ``lang``
-    changes it), and text it when we can."""
+    """Finish a turn: play its steps, then the bots' turns that follow (until a human is to move
+    or the game ends; ``replay`` lists them), make the next link (in the table's language:
+    ``lang`` changes it), and text it to the next human when we can."""
     data = _json()
     played, done = _play(token, data)
     if not done:
@@ -389,12 +440,23 @@ def finish(token):
     known = {s.phone for s in played.header.seats}
     if "seats" in data:
         played = played.with_seats(_seat_changes(played, data["seats"]))
+    start = len(played.match.steps)
+    recorder = play_bots(played)
     mover = played.header.seats[data["seat"]].name
     next_token = played.token()
     url = game_url(next_token)
-    body = _with_link(game_view(played, next_token, lang=i18n.page_lang()), next_token)
-    body["message"] = _send(played, mover, url, deliver=_may_text(played, known))
+    body = _with_link(game_view(played, next_token, recorder, start, lang=i18n.page_lang()),
+                      next_token)
+    # Back to the same player (the others are bots): nobody to text.
+    again = not played.over and played.match.turn == data["seat"]
+    body["message"] = _send(played, mover, url, deliver=not again and _may_text(played, known))
     return jsonify(body)
+
+
+def humans_played(played: Game) -> bool:
+    """Whether any human has played a step yet (bots to move first play at once)."""
+    seats = played.header.seats
+    return any(not seats[seat].bot for _, seat, _ in played.match.history)
 
 
 CLAIM_SECONDS = 5  # what the rules give the player; the server allows for the network
@@ -437,6 +499,8 @@ def add_player(token):
         joined = with_lang(played, lang).add_player(player)
     except TurnError as error:
         raise TableFull(error.args[0]) from None
+    if not steps:  # joining before the first roll may seat a bot first: it plays at once
+        joined.play_bots()
     new_token = joined.token()
     if steps:
         mover = seats[played.match.turn].color
@@ -448,7 +512,7 @@ def add_player(token):
             raise WrongSeat(message("turn_lost", reason=i18n.say(error.args[0]))) from None
     body = _with_link(game_view(joined, new_token, lang=i18n.page_lang()), new_token)
     body["message"] = (_send(joined, None, body["url"], deliver=False)
-                       if not joined.match.steps else None)
+                       if not humans_played(joined) else None)
     return jsonify(body), 201
 
 
@@ -466,6 +530,7 @@ def rematch(token):
     _check_host(played, seat, "start_rematch")
     lang = parse_lang(data.get("lang"), played.header.lang)
     again = with_lang(played.rematch(), lang)  # TurnError (422) before the end
+    again.play_bots()  # bots to move first play at once
     new_token = again.token()
     body = _with_link(game_view(again, new_token, lang=i18n.page_lang()), new_token)
     body["message"] = _send(again, None, body["url"], deliver=False)
@@ -510,6 +575,8 @@ def _play(token: str, data: dict):
     if not played.over and played.match.turn != seat:
         raise WrongSeat(message("not_your_turn", turn=played.header.seats[played.match.turn].name,
                                 seat=played.header.seats[seat].name))
+    if played.header.seats[seat].bot:
+        raise WrongSeat(message("bot_seat", name=played.header.seats[seat].name))
     done = played.play_turn(seat, steps, now=time.time())
     return played, done
 
@@ -525,6 +592,8 @@ def _seat_changes(played: Game, changes) -> list[Seat]:
         name, phone = change.get("name", seat.name), seat.phone
         if "phone" in change:
             phone = change["phone"] or None
+            if phone is not None and seat.bot:
+                raise BadRequest(message("bot_phone"))
         if not isinstance(name, str) or not isinstance(phone, (str, type(None))):
             raise BadRequest(message("seat_text"))
         name = name.strip() or seat.name

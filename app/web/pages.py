@@ -18,7 +18,7 @@ from app.link import LANGUAGES, LinkError
 from app.play import ClaimMissed, Game, TurnError
 from app.web import ROOT
 from app.web.api import (STATUS, BadRequest, NotHost, NotJson, TableFull, WrongSeat,
-                         default_name, ludo_options, message, new_game as create_game,
+                         bot_name, default_name, ludo_options, message, new_game as create_game,
                          parse_host, parse_lang, parse_players, parse_settings)
 
 bp = Blueprint("pages", __name__)
@@ -72,6 +72,9 @@ def remember_language(response):
 # JavaScript; the page's script only shows the chosen game's part.
 FIELD_PREFIX = {"parcheesi": "", "red-arse": "ra_", "ludo": "lu_"}
 DEFAULT_SEATS = {"parcheesi": (0, 2), "red-arse": (0, 2), "ludo": (0, 2)}
+# Who plays a seat, besides a person: the bots' strengths and how the form says them.
+BOT_CHOICES = (("easy", N_("Bot (easy)")), ("medium", N_("Bot (medium)")),
+               ("hard", N_("Bot (hard)")))
 
 
 @bp.app_context_processor
@@ -86,7 +89,7 @@ def _home(form=None, error=None):
                "defaults": DEFAULT_SEATS[game], "lang": _table_lang(game, lang, form)}
               for game in GAMES]
     return render_template("home.html", tables=tables, form=form, error=error,
-                           house_rules=red_arse_settings.HOUSE_RULES,
+                           house_rules=red_arse_settings.HOUSE_RULES, bot_levels=BOT_CHOICES,
                            chosen=(form or {}).get("game", "parcheesi"))
 
 
@@ -130,16 +133,18 @@ def new_game():
         lang = parse_lang(form.get(f"{prefix}lang") or None, _table_lang(game, i18n.page_lang()))
         options = parse_settings(game, _form_settings(game, form))
         names = rules_for(game, _widest(game)).board.color_names
-        players, host = [], None
+        players, host, numbers = [], None, []
         for i in range(len(names)):
             if form.get(f"{prefix}play{i}"):  # a blank name is the placeholder, numbered by color
                 if game == "ludo" and form.get("lu_host") == str(i):
                     host = len(players)
+                bot = form.get(f"{prefix}bot{i}") or None  # a strength, or a human
                 players.append({"name": form.get(f"{prefix}name{i}", "").strip() or
-                                default_name(i + 1, lang),
+                                ("" if bot else default_name(i + 1, lang)),
                                 "color": form.get(f"{prefix}color{i}"),
-                                "phone": form.get(f"{prefix}phone{i}", "")})
-        seats = parse_players(game, players, options, lang)
+                                "phone": form.get(f"{prefix}phone{i}", ""), "bot": bot})
+                numbers.append(i + 1)
+        seats = parse_players(game, players, options, lang, numbers)
         host = parse_host(game, host, players, seats, options)
     except BadRequest as error:
         return _home(form, i18n.say(error.args[0])), 400
@@ -186,7 +191,18 @@ def game(token):
                            title=TITLES[played.header.game],
                            rules_url=_rules_url(played.header.game, lang),
                            colors=[i18n.translate(name, lang)
-                                   for name in played.rules.board.color_names])
+                                   for name in played.rules.board.color_names],
+                           bot_tags=[_bot_tag(seat, played.header.lang, lang)
+                                     for seat in played.header.seats])
+
+
+def _bot_tag(seat, table: str, lang: str) -> str | None:
+    """What marks a bot's seat in the Players list ("Bot (hard)", in ``lang``), unless its name
+    says it already (the names bots get when given none, in the table's language)."""
+    if not seat.bot:
+        return None
+    given = {bot_name(seat.bot, table)} | {bot_name(seat.bot, table, n) for n in range(1, 7)}
+    return None if seat.name in given else i18n.translate(BOT_CHOICES[seat.bot - 1][1], lang)
 
 
 def _rules_url(game: str, lang: str) -> str:

@@ -7,19 +7,21 @@ Nothing here is secret beyond what the link's holder may know: phone numbers are
 from __future__ import annotations
 
 from app.engine import red_arse_settings
+from app.engine.bots import BOT_LEVELS
 from app.i18n import translate
 from app.engine.core import MOVE, OVER
 from app.play import Game, medals
 
 
 class Recorder:
-    """Records the pieces after every replayed step, for the page's replay on arrival."""
+    """Records the pieces after every replayed (or played) step, by step index, for the page's
+    replay: of a link on arrival, or of the bots' turns a finished turn set off."""
 
     def __init__(self):
-        self.after = []
+        self.after = {}
 
     def __call__(self, match):
-        self.after.append([list(p) for p in match.state.pos])
+        self.after[len(match.steps) - 1] = [list(p) for p in match.state.pos]
 
 
 def load(token: str, keys, record: bool = False) -> tuple[Game, Recorder | None]:
@@ -101,6 +103,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         "pieces": [list(p) for p in state.pos],
         "seats": [
             {"seat": i, "name": s.name, "color": names[s.color], "bot": s.bot,
+             "strength": BOT_LEVELS.get(s.bot),
              "has_phone": s.phone is not None, "medals": list(s.medals), "won": list(won[i]),
              "waiting": i in getattr(state, "waiting", ())}
             for i, s in enumerate(header.seats)
@@ -110,6 +113,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         # Seats in the order they finished (Ludo); the winner alone for the other games.
         "placed": list(getattr(state, "placed", ())) or
         ([state.winner] if match.phase == OVER else []),
+        "simulated": simulated_ending(game),
         "legal": [dict(_move(rules, header.seats[state.turn].color, m, lang), index=i)
                   for i, m in enumerate(match.legal_moves())],
         "settings": rules_settings(rules),
@@ -130,6 +134,28 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
                        for i, entry in enumerate(match.history[start:], start)],
         }
     return view
+
+
+def play_bots(game: Game) -> Recorder:
+    """Let the bots play their turns from here (``Game.play_bots``), recording each step for
+    the page: ``game_view(game, token, recorder, since=start)`` then replays just theirs, from
+    ``start`` (the number of steps before them)."""
+    recorder = Recorder()
+    if game.match.steps:
+        recorder(game.match)  # the pieces their replay starts from
+    game.play_bots(recorder)
+    return recorder
+
+
+def simulated_ending(game: Game) -> bool:
+    """A Ludo game whose end the bots played out alone: every human had finished (none is the
+    one left in last place) and the game ended on a bot's move."""
+    placed = getattr(game.state, "placed", ())
+    history, seats = game.match.history, game.header.seats
+    if game.match.phase != OVER or not placed or not history:
+        return False
+    humans = [i for i, s in enumerate(seats) if not s.bot]
+    return bool(seats[history[-1][1]].bot) and all(i in placed[:-1] for i in humans)
 
 
 def _pool(state) -> list[int]:
@@ -163,4 +189,4 @@ def _last_roll(match) -> list[int]:
     return []
 
 
-__all__ = ["load", "game_view"]
+__all__ = ["load", "game_view", "play_bots", "simulated_ending"]

@@ -1,5 +1,6 @@
 // The New game form, enhanced: only the chosen game's part shows, and on a 4-player board (Red
 // Arse's, or a Ludo table of up to 4) the 6-player board's extra colors hide. Hidden fields are disabled so they aren't sent.
+// Seats played by bots hide their phone number and "This is me".
 // Without this script the form still works: every part shows and the server reads the chosen
 // game's fields.
 
@@ -16,11 +17,37 @@ function update() {
     const chosen = table.dataset.game === game;
     show(table, chosen);
     const size = table.querySelector("input[data-board]:checked");
-    if (!chosen || !size) continue;
-    const board = +(size.dataset.board || size.value);
-    for (const seat of table.querySelectorAll("fieldset.player")) {
-      show(seat, +seat.dataset.seat < board);
+    if (chosen && size) {
+      const board = +(size.dataset.board || size.value);
+      for (const seat of table.querySelectorAll("fieldset.player")) {
+        show(seat, +seat.dataset.seat < board);
+      }
     }
+    if (chosen) for (const seat of table.querySelectorAll("fieldset.player")) bots(seat);
+  }
+}
+
+// A seat played by a bot has no phone number and is never the host; its name may stay blank
+// (the placeholder says what the server calls it).
+function bots(seat) {
+  const choice = seat.querySelector("select[data-bot]");
+  if (!choice) return;
+  const bot = !!choice.value;
+  if (!seat.hidden) for (const part of seat.querySelectorAll("[data-human]")) show(part, !bot);
+  const name = seat.querySelector("input[name$=name" + seat.dataset.seat + "]");
+  if (name) {
+    name.dataset.person = name.dataset.person || name.placeholder;
+    name.placeholder = bot ? choice.selectedOptions[0].textContent.trim() : name.dataset.person;
+  }
+  const host = seat.querySelector("input[type=radio][name=lu_host]");
+  if (host && bot && host.checked) {  // the host is the first person instead
+    const free = [...seat.parentElement.querySelectorAll("input[type=radio][name=lu_host]")]
+      .filter((radio) => !radio.disabled);
+    const playing = (radio) => radio.closest("fieldset.player")
+      .querySelector("input[type=checkbox][name$=play" + radio.value + "]").checked;
+    const other = free.find(playing) || free[0];
+    host.checked = false;
+    if (other) other.checked = true;
   }
 }
 
@@ -28,6 +55,7 @@ if (form) {
   form.classList.add("enhanced");
   form.addEventListener("change", (event) => {
     if (event.target.name === "game" || event.target.hasAttribute("data-board")) update();
+    if (event.target.hasAttribute("data-bot")) bots(event.target.closest("fieldset.player"));
   });
   update();
 }
