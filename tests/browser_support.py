@@ -494,3 +494,42 @@ def find_ludo_decision(wanted, seeds: int = 100, steps: int = 3000, **table):
                 game.step()
                 taken.append("roll")
     raise AssertionError("no Ludo game reaches the situation the test needs")
+
+
+# -- a table of one person and bots ----------------------------------------------------------
+
+BOT_SEATS = [Seat(name="Ana", color=0), Seat(name="Bot (easy)", color=1, bot=1),
+             Seat(name="Bot (medium)", color=2, bot=2), Seat(name="Bot (hard)", color=3, bot=3)]
+# The bots' replay speed a page starts with unless the test (or the person) chose one.
+BOT_SPEED_JS = """
+if (!localStorage.getItem('boardpass:botspeed')) localStorage.setItem('boardpass:botspeed', '%s');
+"""
+
+
+def _round(game: Game) -> list[tuple]:
+    """Ana's turn (always the first legal move, as ``play_out_turn`` plays it), then the bots'
+    turns the server plays: the bots' history entries."""
+    seat = game.match.turn
+    while not game.over and game.match.turn == seat:
+        game.step(0)
+    start = len(game.match.history)
+    game.play_bots()
+    return game.match.history[start:]
+
+
+def against_bots(rounds: int = 2, after: int = 6) -> str:
+    """A Ludo link of Ana and three bots, at Ana's turn some way into the game, such that each of
+    her next ``rounds`` turns is followed by bots' turns that move pieces."""
+    for number in range(50):
+        game = Game.new("ludo", BOT_SEATS, KEYS, seed=number.to_bytes(8, "big"))
+        game.play_bots()
+        for turn in range(60):
+            if game.over:
+                break
+            if turn >= after:
+                probe = Game.from_token(game.token(), KEYS)
+                if all(any(kind == "move" for kind, _, _ in _round(probe)) and not probe.over
+                       for _ in range(rounds)):
+                    return game.token()
+            _round(game)
+    raise AssertionError("no game reaches the situation the test needs")

@@ -1326,3 +1326,121 @@ def test_switching_language_mid_turn_keeps_the_turn_and_the_next_link_speaks_it(
         answer["message"]["text"]
     assert Game.from_token(answer["token"], KEYS).header.lang == "en"
     expect(page.locator("#sms")).to_have_text(f"Send to {answer['message']['to']}")
+
+
+# -- bot seats -------------------------------------------------------------------------------
+
+def test_against_bots_their_moves_replay_at_the_chosen_speed_and_the_turn_comes_back(
+        server, phone, sms):
+    from browser_support import BOT_SPEED_JS, against_bots
+
+    token = against_bots()
+    arrival = server.api(f"/api/games/{token}")[1]
+    assert arrival["turn"] == 0 and {e["seat"] for e in arrival["replay"]["events"]} <= {1, 2, 3}
+    page = phone(WATCH_PIECES_JS + BOT_SPEED_JS % "instant")
+    open_game(page, server.game_url(token))
+    expect(page.locator("#botspeed select")).to_have_value("instant")  # as this browser chose
+    # Instant: the bots' moves since Ana's last turn are in the feed, and nothing slid.
+    bot_lines = page.locator("#feed li.bot")
+    assert bot_lines.count() >= len(arrival["replay"]["events"])
+    assert page.locator("#feed li").count() == bot_lines.count()
+    assert bot_lines.first.get_attribute("data-tag") == "bot"
+    assert page.evaluate("() => window.__pieceMoves") == []
+    assert progress_grid(page) == arrival["pieces"]
+    # The Players list marks the bots; only Ana has a phone number to give.
+    expect(page.locator("#seats fieldset[data-bot]")).to_have_count(3)
+    expect(page.locator("#seats input[name=phone]")).to_have_count(1)
+    expect(page.locator("#seats fieldset[data-seat='2'] legend")).to_contain_text("Bot (medium)")
+
+    play_out_turn(page)
+    expect(page.locator("#send")).to_have_text("End turn")
+    assert no_error(page) == "Ana, your turn is done: the bots play next."
+    answer = send_turn(page, sms)
+    events = answer["replay"]["events"]
+    assert answer["turn"] == 0 and {e["seat"] for e in events} <= {1, 2, 3}
+    assert any(e["kind"] == "move" for e in events)
+    assert page.evaluate("() => window.__pieceMoves") == []  # instant: no animation
+    assert progress_grid(page) == answer["pieces"]
+    names = [s["name"] for s in answer["seats"]]
+    for event in events:
+        if event["kind"] == "move":
+            expect(page.locator("#feed li.bot", has_text=f"{names[event['seat']]}: "
+                                f"{event['label']}").first).to_be_visible()
+    # Nobody to send it to: Ana plays on.
+    expect(page.locator("#sendmsg")).to_have_text("The bots have played. Ana, your turn again.")
+    expect(page.locator("#next")).to_have_text("Continue")
+    expect(page.locator("#sms")).to_be_hidden()
+    shot(page, "bots-instant")
+
+    # Normal speed: the bots' pieces slide again (and Ana's own moves never do).
+    page.locator("#botspeed select").select_option("normal")
+    assert page.evaluate("() => localStorage.getItem('boardpass:botspeed')") == "normal"
+    page.locator("#next").click()
+    page.wait_for_url(answer["url"])
+    expect(page.locator("#roll")).to_be_visible()
+    assert no_error(page) == "Ana, your turn: roll the die."
+    assert page.locator("#feed li.bot").count() > len(events)  # the feed goes on
+    page.evaluate("() => { window.__pieceMoves = []; }")
+    play_out_turn(page)
+    again = send_turn(page, sms)
+    moved = {(e["seat"], e["piece"]) for e in again["replay"]["events"] if e["kind"] == "move"}
+    slid = page.evaluate("() => window.__pieceMoves")
+    assert moved and {(m["seat"], m["piece"]) for m in slid} == moved
+    assert progress_grid(page) == again["pieces"]
+    shot(page, "bots-normal")
+
+    # The choice is kept in this browser.
+    page.reload()
+    expect(page.locator("#roll")).to_be_visible(timeout=30_000)
+    expect(page.locator("#botspeed select")).to_have_value("normal")
+
+
+def test_two_people_and_a_bot_from_the_form_the_next_person_sees_the_bot_s_moves(
+        server, phone, sms):
+    creator = phone()
+    creator.goto(server.url + "/")
+    form = creator.locator("#newgame")
+    form.locator("input[name=game][value=ludo]").check()
+    form.locator("input[name=lu_lang][value=en]").check()
+    form.locator("input[name=lu_name0]").fill("Ana")
+    form.locator("input[name=lu_name2]").fill("Cleo")
+    form.locator("input[name=lu_play1]").check()
+    expect(form.locator("input[name=lu_phone1]")).to_be_visible()
+    form.locator("select[name=lu_bot1]").select_option("hard")
+    expect(form.locator("input[name=lu_phone1]")).to_be_hidden()  # bots have no phone
+    expect(form.locator("input[name=lu_host][value='1']")).to_be_hidden()  # nor host a table
+    assert form.locator("input[name=lu_name1]").get_attribute("placeholder") == "Bot (hard)"
+    form.locator("button[type=submit]").click()
+    expect(creator.locator("#sendbox")).to_be_visible()
+    link = creator.locator("#nextlink").input_value()
+    view = server.api(f"/api/games/{token_of(link)}")[1]
+    assert [(s["name"], s["strength"]) for s in view["seats"]] == [
+        ("Ana", None), ("Bot (hard)", "hard"), ("Cleo", None)]
+    assert view["seats"][view["turn"]]["bot"] == 0
+
+    # Turns go round until Ana sends one: the bot plays after her, then it's Cleo's.
+    for _ in range(3):
+        page = open_game(phone(), link)
+        mover = server.api(f"/api/games/{token_of(link)}")[1]["turn"]
+        play_out_turn(page)
+        if mover == 0:
+            assert no_error(page) == "Ana, your turn is done: the bots play next."
+        answer = send_turn(page, sms)
+        link = answer["url"]
+        if mover == 0:
+            break
+    else:
+        raise AssertionError("Ana never got the turn")
+    assert answer["turn"] == 2 and answer["message"]["to"] == "Cleo"
+    assert answer["message"]["text"].startswith("Ana moved")
+    assert {e["seat"] for e in answer["replay"]["events"]} == {1}
+    expect(page.locator("#feed li.bot", has_text="Bot (hard) rolled").first).to_be_visible()
+    expect(page.locator("#sms")).to_have_text("Send to Cleo")
+    expect(page.locator("#next")).to_be_hidden()
+
+    cleo = open_game(phone(), link)
+    expect(cleo.locator("#feed li.bot", has_text="Bot (hard) rolled").first).to_be_visible()
+    expect(cleo.locator("#feed li:not(.bot)", has_text="Ana rolled").first).to_be_visible()
+    assert no_error(cleo) == "Cleo, your turn: roll the die."
+    expect(cleo.locator("#seats fieldset[data-bot='3']")).to_have_count(1)
+    shot(cleo, "bots-next-person")

@@ -53,6 +53,14 @@ const TEXT = {
   toPlay: (pool) => _("to play: %(values)s", { values: pool.join(", ") }),
   wins: (who) => _("%(who)s wins!", { who }),
   turnDone: (who, next) => _("%(who)s, your turn is done. Send it to %(next)s.", { who, next }),
+  // Bots: the server plays their turns once a turn is sent.
+  turnDoneBots: (who) => _("%(who)s, your turn is done: the bots play next.", { who }),
+  endTurn: () => _("End turn"),
+  botTag: () => _("bot"),
+  againAfterBots: (who) => _("The bots have played. %(who)s, your turn again.", { who }),
+  createdBots: (to) => _("Game created: %(to)s against the bots.", { to }),
+  play: () => _("Play"),
+  continue: () => _("Continue"),
   movedClaim: (who) => _("%(who)s moved.", { who }),
   doubles: (who) => _("Doubles! %(who)s, roll again.", { who }),
   rollAgain: (who) => _("%(who)s, roll again.", { who }),
@@ -67,6 +75,7 @@ const TEXT = {
   passPhone: (to) => _("Pass the phone to %(to)s.", { to }),
   sendLink: (to) => _("Send the link to %(to)s:", { to }),
   sendTo: (to) => _("Send to %(to)s", { to }),
+  playHere: () => _("Play the next turn here"),
   copied: () => _("Copied"),
   newGame: (to) => _("New game: %(to)s goes first.", { to }),
   sent: (to) => _("Sent. %(to)s is next.", { to }),
@@ -105,6 +114,15 @@ let finalView = null;   // a finished game's last link, once there is one (Ludo'
 let turnSent = false;   // this page's turn is sent: the page is done
 let hostHere = !!params.get("host");  // the page is the host's (a finished game's rematch)
 
+// How fast the replay shows bots' moves (people's always go at the normal pace): a share of the
+// normal pauses, 0 shows them at once. The choice is kept in this browser.
+const BOT_SPEEDS = { slow: 2, normal: 1, fast: 0.3, instant: 0 };
+const SPEED_KEY = "boardpass:botspeed";
+function botSpeed() {
+  const chosen = localStorage.getItem(SPEED_KEY);
+  return chosen in BOT_SPEEDS ? chosen : "normal";
+}
+
 // A sentence of `TEXT` that each game says its own way (its pieces, its dice).
 function said(table) { return table[board.layout.game] || table.parcheesi; }
 function isLudo() { return board.layout.game === "ludo"; }
@@ -113,6 +131,12 @@ function isLudo() { return board.layout.game === "ludo"; }
 function colorOf(seat) { return board.layout.colors.findIndex((c) => c.name === seat.color); }
 function seatsColors(v) { return v.seats.map(colorOf); }
 function nameOf(v, seat) { return v.seats[seat].name; }
+function isBot(v, seat) { return !!v.seats[seat].bot; }
+// The one person at a table of bots (null when several people play).
+function soloHuman(v) {
+  const people = v.seats.filter((s) => !s.bot);
+  return people.length === 1 ? people[0].seat : null;
+}
 
 // -- this turn's steps in the URL: r = roll, m = let a re-roll go, c<receipt> = a re-roll
 // claimed, from_to_values (values joined by +) = a move --------------------------------------
@@ -268,7 +292,8 @@ function render() {
   $("roll").hidden = !((v.phase === "roll" || v.phase === "claim") && v.turn === base.turn);
   $("undo").hidden = v.phase === "claim" || undoTo() < 0;
   $("send").hidden = !(steps.length && (v.turn !== base.turn || v.phase === "over"));
-  $("send").textContent = v.phase === "over" ? TEXT.finishGame() : TEXT.sendTurn();
+  $("send").textContent = v.phase === "over" ? TEXT.finishGame()
+    : soloHuman(v) !== null ? TEXT.endTurn() : TEXT.sendTurn();
   $("choices").hidden = true;
   showTurnFeed();
   showAddPlayer();
@@ -280,7 +305,7 @@ function render() {
       $("secret").hidden = false;
     }
   } else if (v.turn !== base.turn) {
-    say(TEXT.turnDone(mover, nameOf(v, v.turn)));
+    say(isBot(v, v.turn) ? TEXT.turnDoneBots(mover) : TEXT.turnDone(mover, nameOf(v, v.turn)));
   } else if (v.phase === "claim") {
     say(TEXT.movedClaim(mover));
   } else if (v.phase === "roll") {
@@ -376,28 +401,35 @@ function outcomeLines(v, seat, to, kills, mine = null) {
 
 // -- replay on arrival --------------------------------------------------------------------------
 
-async function replay(r) {
+// `v` names the seats (the game the replay belongs to). Bots' moves go at the chosen bot speed
+// (read at each step, so a change applies at once); "instant" places them without animation.
+async function replay(r, v = base) {
   if (!r || !r.events.length) return;
   let skipped = false;
   $("skip").hidden = false;
   $("skip").onclick = () => { skipped = true; };
-  const colors = seatsColors(base);
+  const colors = seatsColors(v);
   board.place(r.pieces, colors);
   for (const event of r.events) {
     if (skipped) break;
-    const who = nameOf(base, event.seat);
-    for (const line of eventLines(base, event)) addFeed(line);
+    const who = nameOf(v, event.seat);
+    const bot = isBot(v, event.seat);
+    for (const line of eventLines(v, event)) {
+      const item = addFeed(line);
+      if (bot) { item.classList.add("bot"); item.dataset.tag = TEXT.botTag(); }
+    }
+    const pace = bot ? BOT_SPEEDS[botSpeed()] : 1;
     if (event.kind === "roll") {
       showDice(event.dice);
       say(TEXT.rolled(who, event.dice));
-      await sleep(500);
+      if (pace) await sleep(500 * pace);
     } else if (event.kind === "move") {
-      await board.animate(event.seat, event.piece, colors[event.seat], event);
+      if (pace) await board.animate(event.seat, event.piece, colors[event.seat], event, 90 * pace);
       board.place(event.pieces, colors);
-      await sleep(200);
+      if (pace) await sleep(200 * pace);
     } else {
       say(TEXT.reroll(who, event.kind === "claim"));
-      await sleep(300);
+      if (pace) await sleep(300 * pace);
     }
   }
   $("skip").hidden = true;
@@ -461,6 +493,13 @@ async function send() {
       finalView = next;
       hostHere = hostHere || base.turn === next.host || isLocal(next);
     }
+    $("send").hidden = true;
+    $("undo").hidden = true;
+    if (next.replay && next.replay.events.length) {  // the bots' turns, played by the server
+      await replay(next.replay, next);
+      board.place(next.pieces, seatsColors(next));
+      showDice(next.last_roll);
+    }
     showSend(next);
     $("send").hidden = true;
     $("undo").hidden = true;
@@ -474,11 +513,27 @@ async function send() {
   }
 }
 
+// The turn comes back to this page's player (the others are bots, whose moves were just shown):
+// play on here, on the new link, as in a game against the computer.
+function goOn(next) {
+  if (busy) return;
+  useLink(next);
+  base = next;
+  view = next;
+  steps = [];
+  turnLines = [];
+  selected = null;
+  turnSent = false;
+  $("sendbox").hidden = true;
+  render();
+}
+
 // Names and numbers edited under "Players": a blank number keeps the current one.
 function seatChanges() {
   return [...document.querySelectorAll("#seats fieldset")].map((fields) => {
     const change = { name: fields.querySelector("[name=name]").value };
-    const phone = fields.querySelector("[name=phone]").value.trim();
+    const number = fields.querySelector("[name=phone]");  // bots have none
+    const phone = number ? number.value.trim() : "";
     const stop = fields.querySelector("[name=nophone]");
     if (phone) change.phone = phone;
     else if (stop && stop.checked) change.phone = null;
@@ -488,8 +543,13 @@ function seatChanges() {
 
 function isLocal(v) { return localStorage.getItem(`boardpass:local:${v.seed}`) === "1"; }
 
-function showSend(next) {
+// `creating`: the new game's first link, for its creator to send.
+function showSend(next, creating = false) {
   const msg = next.message;
+  // The next person is this one again: the others are bots (no one to send the link to).
+  const solo = soloHuman(next);
+  const again = msg.status !== "game-over" && msg.status !== "sent" && solo !== null &&
+    next.turn === solo;
   const box = $("sendbox");
   box.hidden = false;
   $("nextlink").value = next.url;
@@ -507,21 +567,24 @@ function showSend(next) {
     $("sendmsg").textContent = TEXT.texted(msg.to);
   } else if (msg.status === "failed") {
     $("sendmsg").textContent = TEXT.sendYourself(msg.error);
-  } else if (next.steps === 0) {
+  } else if (again) {
+    $("sendmsg").textContent = creating ? TEXT.createdBots(msg.to) : TEXT.againAfterBots(msg.to);
+  } else if (creating) {
     $("sendmsg").textContent = local ? TEXT.createdLocal(msg.to) : TEXT.created(msg.to);
   } else if (local) {
     $("sendmsg").textContent = TEXT.passPhone(msg.to);
   } else {
     $("sendmsg").textContent = TEXT.sendLink(msg.to);
   }
-  const offer = msg.sms_href && msg.status !== "sent" && !local && !(results && hostHere);
+  const offer = msg.sms_href && msg.status !== "sent" && !local && !(results && hostHere) &&
+    !again;
   $("sms").hidden = !offer;
   $("share").hidden = true;
   if (offer) {
     $("sms").href = msg.sms_href;
     $("sms").textContent = TEXT.sendTo(msg.to);
   }
-  if (navigator.share && msg.text && !(results && hostHere)) {
+  if (navigator.share && msg.text && !(results && hostHere) && !again) {
     $("share").hidden = false;
     $("share").onclick = () => navigator.share({ text: msg.text }).catch(() => {});
   }
@@ -532,10 +595,17 @@ function showSend(next) {
       $("copy").textContent = TEXT.copied();
     } catch { document.execCommand("copy"); }
   };
-  $("next").href = new URL(next.url).pathname;
-  $("next").hidden = !local || msg.status === "game-over";
+  // Going on here: after a turn the bots' moves were just shown, so the next page doesn't replay
+  // them again (#seen=1); a new game's first page does (bots to move first have played).
+  const path = new URL(next.url).pathname;
+  $("next").href = again && !creating ? `${path}#seen=1` : path;
+  $("next").textContent = !again ? TEXT.playHere() : creating ? TEXT.play() : TEXT.continue();
+  $("next").hidden = !(local || again) || msg.status === "game-over";
+  $("next").classList.toggle("primary", again);
+  $("next").onclick = again && !creating ? (event) => { event.preventDefault(); goOn(next); } : null;
   if (msg.status === "game-over") say(TEXT.wins(nameOf(next, next.winner)));
-  else if (next.steps === 0) say(TEXT.newGame(msg.to));
+  else if (again) say($("sendmsg").textContent);
+  else if (creating) say(TEXT.newGame(msg.to));
   else say(msg.status === "sent" ? TEXT.sent(msg.to) : TEXT.isNext(msg.to));
 }
 
@@ -549,6 +619,7 @@ function showResults(v) {
   if (box.hidden) return;
   const list = $("placings");
   list.replaceChildren();
+  $("simulated").hidden = !v.simulated;
   v.placed.forEach((seat, i) => {
     const item = document.createElement("li");
     item.dataset.seat = seat;
@@ -736,12 +807,13 @@ async function start() {
   if (isLocal(first)) hostHere = true;  // one device: the host is here
   const stale = warnIfStale(first);
   if (first.message && params.get("new")) {
-    showSend(first);
+    showSend(first, true);
     board.place(first.pieces, seatsColors(first));
     showAddPlayer();
     return;
   }
-  if (first.steps === 0) {
+  // Who goes first, until a person has played (bots to move first play at once).
+  if (first.replay.start === 0 && first.replay.events.every((e) => isBot(first, e.seat))) {
     first.first_rolls.forEach((round, i) => addFeed(TEXT.firstRolls(i > 0,
       round.map(([seat, total]) => `${nameOf(first, seat)} ${total}`).join(", "))));
   }
@@ -763,6 +835,11 @@ $("undo").addEventListener("click", () => {
   if (last >= 0) submit(steps.slice(0, last));
 });
 $("send").addEventListener("click", send);
+const speed = document.querySelector("#botspeed select");
+if (speed) {
+  speed.value = botSpeed();
+  speed.addEventListener("change", () => localStorage.setItem(SPEED_KEY, speed.value));
+}
 $("rematch").addEventListener("click", rematch);
 $("iamhost").addEventListener("click", () => { hostHere = true; showResults(finalView || view); });
 $("addform").addEventListener("submit", addPlayer);
