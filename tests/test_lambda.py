@@ -133,6 +133,18 @@ def test_package_holds_the_app_and_nothing_for_development():
         assert (md.name in files) == (md.name == "CHANGELOG.md"), md.name
 
 
+def test_package_carries_compiled_translations():
+    """Zappa's prebuild compiles the catalogs; the zip then holds them (Lambda can't write)."""
+    from app import i18n
+
+    assert stage_settings("dev")["prebuild_script"] == "app.i18n.prebuild"
+    mo = i18n.catalog_path("es", "mo")
+    mo.unlink(missing_ok=True)
+    i18n.prebuild()
+    assert mo.exists()
+    assert mo.relative_to(ROOT).as_posix() in packaged_project_files()
+
+
 def test_package_leaves_out_what_lambda_has_or_never_uses():
     exclude = set(stage_settings("dev")["exclude"])
     assert {"boto3", "botocore", "pytest", "_pytest", "hypothesis", "playwright"} <= exclude
