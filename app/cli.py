@@ -185,6 +185,61 @@ def _a_turn(played: Game) -> tuple[str, int, list]:
     return middle, seat, turn
 
 
+BOT_TURN_GAMES = 9  # games whose mid-game turn against five bots ``bench`` times
+
+
+def bot_turn_bench(games: int = BOT_TURN_GAMES) -> dict:
+    """Server time of a person's ``/turn`` when the next five turns are bots' (the server plays
+    them before making the next link): a 6-player Ludo table of one person and five medium bots,
+    timed at the middle of each game (Flask in process, no network; CPU time), median over
+    ``games`` games. The person plays like a medium bot too."""
+    from app.web import create_app
+
+    keys = Keys.for_tests(SIM_KEYS_LABEL)
+    options = ludo_options(6)
+    seats = [link.Seat("Ana", 0)] + [link.Seat(f"Bot {i + 1}", i, bot=2) for i in range(1, 6)]
+    client = create_app({"KEYS": keys, "PUBLIC_URL": "https://bench.test"}).test_client()
+    timings, bot_steps = [], []
+    for number in range(games):
+        seed = simulation_seed("bench/bots", number)
+        played = Game.new("ludo", seats, keys, seed=seed, options=options)
+        played.play_bots()
+        turns = []  # the links at Ana's turns while all five bots still play
+        while not played.over:
+            if not played.state.placed:
+                turns.append(played.token())
+            _person_turn(played)
+            played.play_bots()
+        if not turns:
+            continue
+        token = turns[len(turns) // 2]
+        seat, steps = _person_turn(Game.from_token(token, keys))
+        t0 = time.process_time()
+        response = client.post(f"/api/games/{token}/turn", json={"seat": seat, "steps": steps})
+        timings.append(time.process_time() - t0)
+        assert response.status_code == 200, response.json
+        bot_steps.append(len(response.json["replay"]["events"]))
+    return {"table": "ludo, 1 person + 5 medium bots", "games": len(timings),
+            "turn_and_five_bot_turns_ms": {"median": round(statistics.median(timings) * 1000, 2),
+                                           "max": round(max(timings) * 1000, 2)},
+            "bot_steps_per_turn_median": statistics.median(bot_steps)}
+
+
+def _person_turn(played: Game) -> tuple[int, list]:
+    """Play the seat to move's whole turn as a medium bot would; returns (seat, the API's
+    steps)."""
+    match, seat, start = played.match, played.match.turn, len(played.match.history)
+    while match.phase != OVER and match.turn == seat:
+        if match.phase == ROLL:
+            match.roll()
+        else:
+            match.play(bots.choose("medium", played.rules, match.state,
+                                   bots.decision_seed(played.header.seed, len(match.steps))))
+    return seat, ["roll" if kind == "roll" else
+                  {"from": what.src, "to": what.dst, "values": list(what.values)}
+                  for kind, _, what in match.history[start:]]
+
+
 def tournament(game: str, players: int, seats: list[str], games: int, seed: str = "1",
                options: int | None = None) -> dict:
     """``games`` complete games between bots of the given strengths, the strengths rotating
@@ -328,7 +383,8 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     ins = commands.add_parser("inspect", help="print the game a link holds")
     ins.add_argument("link")
-    ben = commands.add_parser("bench", help="engine speed, handler cost and link size")
+    ben = commands.add_parser("bench", help="engine speed, handler cost, link size, and a turn "
+                                "followed by five bot turns")
     ben.add_argument("--games", type=int, default=100)
     ben.add_argument("--seconds", type=float, default=5.0)
     ver = commands.add_parser("verify", help="check a finished game's dice against its secret")
@@ -368,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "bench":
             for game, players in BENCH_TABLES:
                 print(_lines(bench(game, players, args.games, args.seconds)))
+            print(_lines({"bots": bot_turn_bench()}))
         else:
             ok, text = verify(_token(args.link), args.secret, args.commitment)
             print(text)

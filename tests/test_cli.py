@@ -142,3 +142,10 @@ def test_bench_replays_finished_6_player_red_arse_games_through_the_api():
     assert report["players"] == 6
     assert report["link_chars"]["max"] < 1600
     assert set(report["api_ms_median"]) == {"read_finished", "roll", "finish_turn"}
+
+
+def test_bench_times_a_turn_followed_by_five_bot_turns():
+    report = cli.bot_turn_bench(games=2)
+    assert report["games"] == 2
+    assert report["turn_and_five_bot_turns_ms"]["median"] > 0
+    assert report["bot_steps_per_turn_median"] >= 5  # five bots' turns: a roll each at least
