@@ -13,7 +13,7 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from werkzeug.serving import WSGIRequestHandler, make_server
@@ -533,3 +533,22 @@ def against_bots(rounds: int = 2, after: int = 6) -> str:
                     return game.token()
             _round(game)
     raise AssertionError("no game reaches the situation the test needs")
+
+
+def bots_end_it() -> tuple[str, Game]:
+    """A Ludo link of Ana and three bots at the start of Ana's last turn: she finishes first, and
+    the bots then play the rest of the game out at once. Returns the link and the finished game
+    (Ana always takes the first legal move, as ``play_out_turn`` does)."""
+    from app.web.views import simulated_ending
+
+    easy = [replace(seat, bot=1, name=f"Bot {i + 1} (easy)") if seat.bot else seat
+            for i, seat in enumerate(BOT_SEATS)]
+    for number in range(200):
+        game = Game.new("ludo", easy, KEYS, seed=number.to_bytes(8, "big"))
+        game.play_bots()
+        while not game.over:
+            token = game.token()
+            _round(game)
+        if simulated_ending(game):
+            return token, game
+    raise AssertionError("no game ends the way the test needs")

@@ -1444,3 +1444,34 @@ def test_two_people_and_a_bot_from_the_form_the_next_person_sees_the_bot_s_moves
     assert no_error(cleo) == "Cleo, your turn: roll the die."
     expect(cleo.locator("#seats fieldset[data-bot='3']")).to_have_count(1)
     shot(cleo, "bots-next-person")
+
+
+def test_when_ana_finishes_the_bots_play_the_game_out_and_the_results_say_so(server, phone, sms):
+    from browser_support import bots_end_it
+
+    token, final = bots_end_it()
+    page = open_game(phone(), server.game_url(token))
+    expect(page.locator("#results")).to_be_hidden()
+    arrived = page.locator("#feed li.bot").count()  # the bots' turns since Ana's last one
+    play_out_turn(page)
+    answer = send_turn(page, sms)
+    assert answer["phase"] == "over" and answer["simulated"] is True
+    assert len(answer["replay"]["events"]) > 5
+    assert answer["token"] == final.token()
+    results = page.locator("#results")
+    expect(results).to_be_visible()
+    expect(results.locator("#placings li")).to_have_count(4)
+    expect(results.locator("#placings li").first).to_contain_text("Ana")
+    expect(page.locator("#simulated")).to_have_text(
+        "Since the humans had already finished, the ending between the bots was simulated to "
+        "decide their placings.")
+    # The ending isn't replayed move by move: the results come at once.
+    assert page.locator("#feed li.bot").count() == arrived
+    assert progress_grid(page) == answer["pieces"]
+    shot(page, "bots-simulated-ending")
+    # In Spanish, from the final link.
+    spanish = phone()
+    spanish.goto(answer["url"] + "?lang=es")
+    expect(spanish.locator("#simulated")).to_have_text(
+        "Como los humanos ya terminaron, se simuló el cierre entre los bots para definir sus "
+        "puestos.")

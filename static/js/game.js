@@ -495,8 +495,10 @@ async function send() {
     }
     $("send").hidden = true;
     $("undo").hidden = true;
-    if (next.replay && next.replay.events.length) {  // the bots' turns, played by the server
-      await replay(next.replay, next);
+    // The bots' turns, played by the server (not a whole ending they played out alone: the
+    // results say so).
+    if (next.replay && next.replay.events.length) {
+      if (!next.simulated) await replay(next.replay, next);
       board.place(next.pieces, seatsColors(next));
       showDice(next.last_roll);
     }
