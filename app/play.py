@@ -209,16 +209,21 @@ class Game:
                        game_secret(self.keys.dice, header.seed))
         return Game(header, match, self.keys, self.source)
 
-    def rematch(self, seed: bytes | None = None) -> "Game":
+    def rematch(self, seed: bytes | None = None, options: int | None = None) -> "Game":
         """A new game at the same table once this one is over: same seats (latecomers
-        included), host, language and board, a new seed, and the medals won here added to the
-        table's count."""
+        included), host and language, a new seed, and the medals won here added to the
+        table's count. ``options`` changes the table (Ludo: its size, so the board too);
+        medals count across every table size."""
         if not self.over:
             raise TurnError(N_("The game isn't over yet."))
+        if options is None:
+            options = self.header.options
+        elif rules_for(self.header.game, options).capacity < len(self.header.seats):
+            raise TurnError(N_("The new table must seat everyone at this one."))
         won = medals(self.state.placed, len(self.header.seats))
         seats = [replace(s, joined=0, medals=tuple(a + b for a, b in zip(s.medals, won[i])))
                  for i, s in enumerate(self.header.seats)]
-        game = Game.new(self.header.game, seats, self.keys, seed, self.header.options)
+        game = Game.new(self.header.game, seats, self.keys, seed, options)
         return Game(replace(game.header, lang=self.header.lang, host=self.header.host),
                     game.match, self.keys)
 

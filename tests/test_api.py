@@ -1046,3 +1046,16 @@ def test_a_ludo_table_for_three_takes_one_more_player_and_no_more(client):
                                                                     "color": "blue"}})
     assert_error(full, 409)
     assert full.json["error"]["message"] == "Every seat at this table is taken."
+
+
+def test_a_rematch_may_change_the_table_size_and_the_medals_carry_over(client):
+    game, seat, steps = ludo_last_turn(14, players=3, host=1)
+    game.play_turn(seat, steps)
+    url = f"/api/games/{game.token()}/rematch"
+    assert_error(client.post(url, json={"seat": 1, "capacity": 2}), 422)  # three players
+    assert_error(client.post(url, json={"seat": 1, "capacity": 9}), 400)
+    bigger = client.post(url, json={"seat": 1, "capacity": 6})
+    assert bigger.status_code == 201, bigger.json
+    again = bigger.json
+    assert again["settings"] == {"board": 6, "capacity": 6}
+    assert sorted(sum(s["medals"]) for s in again["seats"]) == [0, 1, 1]

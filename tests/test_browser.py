@@ -1144,12 +1144,18 @@ def test_ludo_results_medals_and_a_rematch_started_by_the_host(server, phone, sm
     expect(host.locator("#placings li")).to_have_count(3)
     expect(host.locator("#rematch")).to_be_visible()
     expect(host.locator("#addplayer")).to_be_hidden()
+    # The rematch's table: any size that seats the three of them (medals carry over).
+    expect(host.locator("#rematchsize")).to_be_visible()
+    expect(host.locator("#rematchcapacity")).to_have_value(str(final["settings"]["capacity"]))
+    expect(host.locator("#rematchcapacity option[value='2']")).to_be_disabled()
+    host.locator("#rematchcapacity").select_option("6")
     shot(host, "lu-results-host")
     host.locator("#rematch").click()
     host.wait_for_url(re.compile(r"/g/[^?]+\?new=1$"))
     expect(host.locator("#sendbox")).to_be_visible()
     again = server.api(f"/api/games/{token_of(host.url)}")[1]
     assert again["steps"] == 0 and again["seed"] != final["seed"]
+    assert again["settings"] == {"board": 6, "capacity": 6}
     assert [s["name"] for s in again["seats"]] == names and again["host"] == 0
     assert [tuple(s["medals"]) for s in again["seats"]] == [tuple(t) for t in total]
     first = again["seats"][again["turn"]]["name"]

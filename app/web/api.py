@@ -519,8 +519,8 @@ def add_player(token):
 @bp.post("/games/<token>/rematch")
 def rematch(token):
     """The host starts a new game at the same table once this one is over (``{"seat": host,
-    "lang"?}``): the new game's link (in the table's language, or ``lang``) and its invite for
-    the first player."""
+    "lang"?, "capacity"?}``: a Ludo table may change its size, medals carry over): the new
+    game's link (in the table's language, or ``lang``) and its invite for the first player."""
     data = _json()
     seat = _seat_number(data)
     played, _ = load(token, _keys())
@@ -529,7 +529,11 @@ def rematch(token):
         raise TurnError(message("no_rematch"))
     _check_host(played, seat, "start_rematch")
     lang = parse_lang(data.get("lang"), played.header.lang)
-    again = with_lang(played.rematch(), lang)  # TurnError (422) before the end
+    capacity = data.get("capacity")
+    if capacity is not None and (type(capacity) is not int or capacity not in range(2, 7)):
+        raise BadRequest(message("ludo_table"))
+    options = None if capacity is None else ludo_options(capacity)
+    again = with_lang(played.rematch(options=options), lang)  # TurnError (422) before the end
     again.play_bots()  # bots to move first play at once
     new_token = again.token()
     body = _with_link(game_view(again, new_token, lang=i18n.page_lang()), new_token)

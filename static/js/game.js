@@ -658,6 +658,14 @@ function showResults(v) {
   const final = finalView || (steps.length ? null : base.phase === "over" ? base : null);
   const host = nameOf(v, v.host);
   $("rematch").hidden = !(final && hostHere);
+  // The rematch's table: any size that seats everyone here (medals count across sizes).
+  $("rematchsize").hidden = $("rematch").hidden;
+  if (final) {
+    for (const option of $("rematchcapacity").options) {
+      option.disabled = +option.value < final.seats.length;
+      option.selected = +option.value === final.settings.capacity;
+    }
+  }
   $("rematchnote").hidden = !final || hostHere;
   $("rematchnote").textContent = TEXT.hostDecides(host);
   $("iamhost").hidden = $("rematchnote").hidden;
@@ -680,7 +688,8 @@ async function rematch() {
   $("rematch").disabled = true;
   say(TEXT.rematching());
   try {
-    const next = await call(`/api/games/${final.token}/rematch`, { seat: final.host });
+    const capacity = +$("rematchcapacity").value;
+    const next = await call(`/api/games/${final.token}/rematch`, { seat: final.host, capacity });
     const local = isLocal(final) ? "&local=1" : "";
     location.assign(`${new URL(next.url).pathname}?new=1${local}`);
   } catch (error) {
