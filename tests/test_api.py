@@ -13,18 +13,10 @@ from hypothesis import strategies as st
 from app import link
 from app.keys import Keys
 from app.play import Game
-from app.web import create_app
 
 KEYS = Keys.for_tests("api")
 PLAYERS = [{"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]
 
-
-@pytest.fixture
-def client(monkeypatch):
-    for name in ("TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_FROM"):
-        monkeypatch.delenv(name, raising=False)
-    app = create_app({"KEYS": KEYS, "TESTING": True, "PUBLIC_URL": "https://play.test"})
-    return app.test_client()
 
 
 def create(client, players=PLAYERS):

@@ -12,20 +12,12 @@ import app.play
 from app.keys import Keys
 from app.link import Seat
 from app.play import Game
-from app.web import create_app
 from app.web.views import simulated_ending
 
 KEYS = Keys.for_tests("bot seats")
 SIMULATED = ("Since the humans had already finished, the ending between the bots was simulated "
              "to decide their placings.")
 
-
-@pytest.fixture
-def client(monkeypatch):
-    for name in ("TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_FROM"):
-        monkeypatch.delenv(name, raising=False)
-    flask_app = create_app({"KEYS": KEYS, "TESTING": True, "PUBLIC_URL": "https://play.test"})
-    return flask_app.test_client()
 
 
 def seeded(monkeypatch, seed: bytes) -> None:

@@ -15,21 +15,12 @@ import pytest
 from app import i18n, link
 from app.keys import Keys
 from app.play import Game
-from app.web import create_app
 
 KEYS = Keys.for_tests("languages")
 TEMPLATES = Path(__file__).resolve().parents[1] / "app" / "web" / "templates"
 LUDO = [{"name": "Ana", "color": "red"}, {"name": "Ben", "color": "green"}]
 ES = {"Accept-Language": "es-AR,es;q=0.9"}
 
-
-@pytest.fixture
-def client(monkeypatch):
-    for name in list(__import__("os").environ):
-        if name.startswith("TWILIO_"):
-            monkeypatch.delenv(name)
-    app = create_app({"KEYS": KEYS, "TESTING": True, "PUBLIC_URL": "https://play.test"})
-    return app.test_client()
 
 
 def create(client, game="ludo", players=LUDO, **body):

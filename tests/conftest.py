@@ -1,0 +1,21 @@
+"""Shared fixtures. A test module that uses ``client`` names its keys ``KEYS``."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from app.web import create_app
+
+
+@pytest.fixture
+def client(request, monkeypatch):
+    """The app with the test module's keys, a public address, and no Twilio account: nothing
+    is ever texted from a test unless it sets up the fake Twilio itself."""
+    for name in list(os.environ):
+        if name.startswith("TWILIO_"):
+            monkeypatch.delenv(name)
+    app = create_app({"KEYS": request.module.KEYS, "TESTING": True,
+                      "PUBLIC_URL": "https://play.test"})
+    return app.test_client()
