@@ -218,8 +218,12 @@ class Game:
             raise TurnError(N_("The game isn't over yet."))
         if options is None:
             options = self.header.options
-        elif rules_for(self.header.game, options).capacity < len(self.header.seats):
-            raise TurnError(N_("The new table must seat everyone at this one."))
+        else:
+            rules = rules_for(self.header.game, options)
+            if rules.capacity < len(self.header.seats) or \
+                    any(s.color >= len(rules.board.color_names) for s in self.header.seats):
+                raise TurnError(N_("The new table must seat everyone at this one, in their "
+                                   "colors."))
         won = medals(self.state.placed, len(self.header.seats))
         seats = [replace(s, joined=0, medals=tuple(a + b for a, b in zip(s.medals, won[i])))
                  for i, s in enumerate(self.header.seats)]

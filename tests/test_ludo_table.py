@@ -121,3 +121,13 @@ def test_a_rematch_keeps_the_table_and_adds_up_the_medals():
 def test_no_rematch_before_the_end():
     with pytest.raises(TurnError, match="isn't over"):
         two_player_game().rematch()
+
+
+def test_a_rematch_on_a_smaller_table_keeps_everyone_in_their_colors():
+    game = Game.new("ludo", [Seat("Ana", 0), Seat("Eli", 4)], KEYS, seed=b"ludotab3",
+                    options=6)
+    while not game.over:
+        play_turns(game, 1)
+    with pytest.raises(TurnError, match="in their colors"):
+        game.rematch(options=0)  # purple has no seat at a table of 4
+    assert game.rematch(options=5).rules.capacity == 5

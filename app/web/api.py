@@ -559,8 +559,10 @@ def _check_host(played: Game, seat: int, what: str) -> None:
 
 def _may_text(played: Game, known: set) -> bool:
     """Text from our number only to a number the game already had (a number typed in this
-    request is used from the next turn on: nobody can make us text strangers at will), and
-    only with PUBLIC_URL set (links built from a request's Host header could be forged)."""
+    request is used from the next turn on), and only with PUBLIC_URL set (links built from a
+    request's Host header could be forged). This slows abuse, it doesn't stop it: a game can
+    be made with anyone's number, and a stateless server can't tell a turn sent twice from
+    once, so production needs the edge rate limits of docs/deploy.md."""
     if played.over or not current_app.config.get("PUBLIC_URL"):
         return False
     return played.header.seats[played.match.turn].phone in known

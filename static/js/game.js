@@ -353,10 +353,12 @@ function play(m) {
 // The last move that can be taken back: never one before a re-roll claimed or let go (the
 // window is gone), and rolls only go with the moves before them (the dice stay the same).
 function undoTo() {
+  // Only the moves since the last roll: the dice are fixed by roll number, so undoing a move
+  // after seeing the roll it earned would let a player choose it knowing what comes next.
   let last = -1;
   steps.forEach((s, i) => {
-    if (s === "miss" || s.claimed !== undefined) last = -1;
-    else if (s !== "roll") last = i;
+    if (s === "roll" || s === "miss" || s.claimed !== undefined) last = -1;
+    else last = i;
   });
   return last;
 }
@@ -661,8 +663,10 @@ function showResults(v) {
   // The rematch's table: any size that seats everyone here (medals count across sizes).
   $("rematchsize").hidden = $("rematch").hidden;
   if (final) {
+    // Purple and orange sit only at tables of 5 or 6 (the 78-square board).
+    const big = final.seats.some((s) => s.color === "purple" || s.color === "orange");
     for (const option of $("rematchcapacity").options) {
-      option.disabled = +option.value < final.seats.length;
+      option.disabled = +option.value < final.seats.length || (big && +option.value < 5);
       option.selected = +option.value === final.settings.capacity;
     }
   }

@@ -19,7 +19,7 @@ if (root.dataset.messages) {  // the page links the catalog's current version: i
 
 // `msgid` in the page's language, its %(name)s filled from `values` (names stay as typed).
 export function _(msgid, values = null) {
-  const text = messages[msgid] || msgid;
+  const text = (Object.hasOwn(messages, msgid) && messages[msgid]) || msgid;
   if (!values) return text;
   return text.replace(/%\((\w+)\)s/g, (whole, key) => (key in values ? String(values[key]) : whole));
 }
