@@ -26,7 +26,7 @@ from app.web import create_app  # noqa: E402
 from browser_support import (  # noqa: E402
     ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, KEYS, PHONE, WATCH_PIECES_JS, LiveServer, Monitor, dice,
     enter_then_move, find_decision, find_ludo_decision, find_red_arse_decision, find_seed,
-    hash_steps, ludo_last_turn,
+    hash_steps, ludo_game, ludo_last_turn,
     new_game, page_hash, pieces, play_first_turn, play_out_turn, progress_grid, replay_ms, roll,
     send_turn, shot, status, steps_hash, tap_landing)
 
@@ -1481,3 +1481,18 @@ def test_when_ana_finishes_the_bots_play_the_game_out_and_the_results_say_so(ser
     expect(spanish.locator("#simulated")).to_have_text(
         "Como los humanos ya terminaron, se simuló el cierre entre los bots para definir sus "
         "puestos.")
+
+
+def test_undo_never_reaches_back_past_a_re_roll(server, phone, sms):
+    # A Ludo table whose first player rolls a 6: out of home, then the 6's roll again.
+    seed = next(s for s in range(500) if ludo_game(s, players=2).match.roll() == (6,))
+    game = ludo_game(seed, players=2)
+    page = arrive(phone(), server.game_url(game.token()))
+    roll(page)
+    expect(page.locator("#undo")).to_be_hidden()
+    tap_landing(page)  # the piece comes out: this move may still be undone...
+    expect(page.locator("#undo")).to_be_visible()
+    roll(page)  # ...until the roll it earned is seen: then the move stays
+    expect(page.locator("#undo")).to_be_hidden()
+    assert hash_steps(page)[:3] == ["roll", hash_steps(page)[1], "roll"]
+    no_error(page)
