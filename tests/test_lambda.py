@@ -405,3 +405,18 @@ def test_cold_import_leaves_heavy_libraries_alone():
                             text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == []
+
+
+def test_package_keeps_only_the_locale_data_we_speak():
+    """Babel's 1,100 locale files are 36 MB; the package keeps English, Spanish and the root
+    they fall back to (es_AR -> es_419 -> es -> root), and drops the rest."""
+    import babel
+
+    data = Path(babel.__file__).parent / "locale-data"
+    site = data.parents[1]
+    dropped = {p for pattern in stage_settings("dev")["exclude_glob"]
+               if pattern.startswith("babel/") for p in site.glob(pattern)}
+    kept = {p.name for p in data.glob("*.dat") if p not in dropped}
+    assert {"root.dat", "en.dat", "en_US.dat", "es.dat", "es_419.dat", "es_AR.dat"} <= kept
+    assert not {"fr.dat", "de.dat", "ro.dat", "ru.dat", "el.dat", "zh.dat"} & kept
+    assert sum((data / name).stat().st_size for name in kept) < 4_000_000  # of ~32 MB
