@@ -19,6 +19,10 @@ Payload (varint = unsigned LEB128)::
         varint  name length, then the name in UTF-8
     format 2, flag 4: per seat, varint the log step at which it joined (0: from the start)
     format 2, flag 8: per seat, 3 varints: gold, silver and bronze medals won at this table
+    format 2, flag 16 (after the extras' host): varint turn deadline in minutes, varint the
+        server's time (minutes since 1970) when this link's turn began: signed, so trusted
+    format 2, flag 32 (after flag 16's): varint count, then the log steps at which turns were
+        played for absent players, each as its distance from the one before
     8 bytes seed
     varint  log count                       (decisions, forced ones included)
     if any seat has a phone:
@@ -50,7 +54,7 @@ from app.keys import Keys
 GAMES = ("parcheesi", "red-arse", "ludo")
 LANGUAGES = ("en", "es")
 FORMAT_VERSIONS = (1, 2)
-_LANG, _HOST, _JOINS, _MEDALS = 1, 2, 4, 8
+_LANG, _HOST, _JOINS, _MEDALS, _CLOCK, _AUTO = 1, 2, 4, 8, 16, 32
 MAX_TOKEN = 4096
 MAX_SEATS = 6
 MAX_NAME = 24
@@ -140,6 +144,9 @@ class Header:
     rules_version: int = 1
     lang: str = "en"
     host: int = 0  # the seat that created the game: it decides rematches and adds players
+    deadline: int = 0  # minutes a player has for a turn; 0: no deadline
+    since: int = 0  # the server's clock (minutes since 1970) when this link's turn began
+    auto: tuple[int, ...] = ()  # log steps at which turns were played for absent players
 
     def __post_init__(self):
         object.__setattr__(self, "seats", tuple(self.seats))
@@ -155,12 +162,16 @@ class Header:
             raise ValueError(f"lang must be one of {LANGUAGES}")
         if self.seats and not 0 <= self.host < len(self.seats):
             raise ValueError("the host is one of the seats")
+        object.__setattr__(self, "auto", tuple(self.auto))
+        if self.deadline < 0 or self.since < 0 or list(self.auto) != sorted(set(self.auto)):
+            raise ValueError("deadline, since and auto steps are counts (auto: ascending)")
 
     @property
     def extras(self) -> int:
         """The flags of the table's extras this header needs (0: a plain format-1 link)."""
         flags = _LANG * (self.lang != LANGUAGES[0]) | _HOST * (self.host != 0)
         flags |= _JOINS * any(s.joined for s in self.seats)
+        flags |= _CLOCK * bool(self.deadline or self.since) | _AUTO * bool(self.auto)
         return flags | _MEDALS * any(any(s.medals) for s in self.seats)
 
     @property
@@ -269,6 +280,12 @@ def _pack(header: Header, log: list[tuple[int, int]], keys: Keys) -> bytes:
             out.append(LANGUAGES.index(header.lang))
         if flags & _HOST:
             out.append(header.host)
+        if flags & _CLOCK:
+            out += _varint(header.deadline) + _varint(header.since)
+        if flags & _AUTO:
+            steps = (0, *header.auto)
+            out += _varint(len(header.auto)) + b"".join(
+                _varint(b - a) for a, b in zip(steps, steps[1:]))
     out.append(len(header.seats))
     for seat in header.seats:
         name = seat.name.encode("utf-8")
@@ -300,7 +317,7 @@ def _unpack(payload: bytes, keys: Keys | None) -> tuple[Header, LogReader]:
         raise UnknownVersion()
     options = read.varint()
     flags = read.varint() if version == 2 else 0
-    if flags >= _MEDALS << 1:
+    if flags >= _AUTO << 1:
         raise UnknownVersion()
     table = {}
     if flags & _LANG:
@@ -310,6 +327,14 @@ def _unpack(payload: bytes, keys: Keys | None) -> tuple[Header, LogReader]:
         table["lang"] = LANGUAGES[lang]
     if flags & _HOST:
         table["host"] = read.u8()
+    if flags & _CLOCK:
+        table["deadline"], table["since"] = read.varint(), read.varint()
+    if flags & _AUTO:
+        auto, step = [], 0
+        for _ in range(min(read.varint(), len(read.data))):  # each takes a byte at least
+            step += read.varint()
+            auto.append(step)
+        table["auto"] = tuple(auto)
     seat_count = read.u8()
     if seat_count > MAX_SEATS:
         raise MalformedLink()

@@ -127,20 +127,58 @@ class Game:
         link replays them. ``watch`` is called after every step (as in ``Match.replay``)."""
         from app.engine import bots
 
-        match, seats, taken = self.match, self.header.seats, 0
-        while match.phase != OVER and seats[match.turn].bot:
+        seats = self.header.seats
+        return self._play_as_bots(lambda seat: bots.BOT_LEVELS.get(seats[seat].bot), watch)
+
+    def _play_as_bots(self, strength_of, watch=None) -> int:
+        """Play while ``strength_of(seat to move)`` names a bot strength (None: stop)."""
+        from app.engine import bots
+
+        match, taken = self.match, 0
+        while match.phase != OVER and (strength := strength_of(match.turn)):
             if match.phase == ROLL:
                 match.roll()
             elif match.phase == CLAIM:
                 match.claim(True)
             else:
-                strength = bots.BOT_LEVELS[seats[match.turn].bot]
                 seed = bots.decision_seed(self.header.seed, len(match.steps))
                 match.play(bots.choose(strength, self.rules, match.state, seed))
             taken += 1
             if watch:
                 watch(match)
         return taken
+
+    # -- turn deadlines ------------------------------------------------------------------------
+
+    def stamped(self, now: float) -> "Game":
+        """The same game with this link's turn starting at ``now`` (seconds since 1970, the
+        server's clock): what its deadline counts from. Games without a deadline are unchanged."""
+        if not self.header.deadline:
+            return self
+        return Game(replace(self.header, since=int(now // 60)), self.match, self.keys,
+                    self.source, self.turn_steps)
+
+    def due_at(self) -> float | None:
+        """When the player to move runs out of time (seconds since 1970), or None."""
+        if not self.header.deadline or self.over:
+            return None
+        return (self.header.since + self.header.deadline) * 60.0
+
+    def play_for_absent(self, now: float, watch=None) -> "Game":
+        """After the deadline, the server plays the absent player's turn as a medium bot
+        would, then any bots after it; the link records that turn as played for them."""
+        due = self.due_at()
+        if self.over:
+            raise TurnError(N_("This game is over."))
+        if due is None:
+            raise TurnError(N_("This game has no turn deadline."))
+        if now < due:
+            raise TurnError(N_("The player still has time for this turn."))
+        seat, start = self.match.turn, len(self.match.steps)
+        self._play_as_bots(lambda turn: "medium" if turn == seat else None, watch)
+        self.play_bots(watch)
+        header = replace(self.header, auto=(*self.header.auto, start), since=int(now // 60))
+        return Game(header, self.match, self.keys, self.source)
 
     def claim_ticket(self, now: float) -> str:
         """The ticket for claiming the re-roll at this claim point, issued at ``now``."""

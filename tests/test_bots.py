@@ -9,7 +9,7 @@ from app.engine.core import OVER, ROLL
 from app.engine.games import rules_for
 from app.engine.red_arse_settings import options_for
 from app.keys import Keys
-from app.play import Game, demo_seats, simulation_seed
+from app.play import Game, TurnError, demo_seats, simulation_seed
 
 KEYS = Keys.for_tests("bots")
 TABLES = [("parcheesi", 0, 4), ("red-arse", 0, 4), ("red-arse", options_for(6), 6),
@@ -110,3 +110,26 @@ def test_a_table_of_bots_plays_to_the_end_on_its_own(game, options, players):
     seats = [Seat(f"Bot {i}", c, bot=1 + i % 2) for i, c in enumerate(colors)]  # easy, medium
     played = Game.new(game, seats, KEYS, seed=b"allbots!", options=options)
     assert played.play_bots() > 0 and played.over
+
+
+def test_after_the_deadline_the_server_plays_the_absent_players_turn():
+    from dataclasses import replace
+
+    from app.link import Seat
+
+    game = Game.new("ludo", [Seat("Ana", 0), Seat("Ben", 2)], KEYS, seed=b"deadline")
+    game = Game(replace(game.header, deadline=60), game.match, KEYS).stamped(1_000_000.0)
+    assert game.header.since == 1_000_000 // 60
+    due = game.due_at()
+    assert due == (game.header.since + 60) * 60
+    with pytest.raises(TurnError, match="still has time"):
+        game.play_for_absent(due - 1)
+    absent, start = game.match.turn, len(game.match.steps)
+    played = game.play_for_absent(due + 5)
+    assert played.header.auto == (start,) and played.match.turn != absent
+    assert played.header.since == int((due + 5) // 60)  # the next player's time starts now
+    again = Game.from_token(played.token(), KEYS)
+    assert again.position() == played.position() and again.header.auto == (start,)
+    no_deadline = Game.new("ludo", [Seat("Ana", 0), Seat("Ben", 2)], KEYS, seed=b"deadline")
+    with pytest.raises(TurnError, match="no turn deadline"):
+        no_deadline.play_for_absent(due + 5)

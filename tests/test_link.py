@@ -450,7 +450,7 @@ def test_extras_that_say_nothing_or_more_than_we_know_are_refused():
     with pytest.raises(MalformedLink):
         decode(signed(b"\x02" + plain[1:4] + b"\x00" + plain[4:]), KEYS)
     with pytest.raises(UnknownVersion):
-        decode(signed(b"\x02" + plain[1:4] + b"\x10" + plain[4:]), KEYS)
+        decode(signed(b"\x02" + plain[1:4] + b"\x40" + plain[4:]), KEYS)
     with pytest.raises(UnknownVersion):  # a language this version doesn't know
         decode(signed(b"\x02" + plain[1:4] + b"\x01\x07" + plain[4:]), KEYS)
 
@@ -462,3 +462,12 @@ def test_the_host_is_one_of_the_seats_and_the_language_one_we_speak():
         header(lang="fr")
     with pytest.raises(ValueError):
         Seat("Ana", 0, medals=(1, -1, 0))
+
+
+def test_a_turn_deadline_its_start_and_turns_played_for_absent_players_round_trip():
+    made = header(deadline=24 * 60, since=29_000_000, auto=(12, 40, 41))
+    read, _ = decode(encode(made, [(1, 2)], KEYS), KEYS)
+    assert (read.deadline, read.since, read.auto) == (1440, 29_000_000, (12, 40, 41))
+    assert read.format_version == 2
+    with pytest.raises(ValueError):
+        header(auto=(5, 3))
