@@ -34,8 +34,8 @@ from urllib.parse import quote, urlsplit
 from app.engine.text import N_, Text
 from app.i18n import translate
 
-__all__ = ["Delivery", "deliver", "gsm7_length", "normalize_phone", "results_message",
-           "segments", "sms_href", "turn_message"]
+__all__ = ["Delivery", "deliver", "gsm7_length", "normalize_phone", "played_for_you_message",
+           "results_message", "segments", "sms_href", "turn_message"]
 
 _log = logging.getLogger(__name__)
 
@@ -154,6 +154,25 @@ def results_message(winner: str, host: str, url: str, game_title: str,
     else:
         text = Text("%(winner)s won our game of %(title)s in Boardpass. See the results (and "
                     "start a rematch): %(link)s", winner=won, title=title, link=link)
+    return translate(text, lang)
+
+
+def played_for_you_message(name: str, url: str, lang: str = "en") -> str:
+    """The text telling an absent player their turn was played for them after its deadline,
+    with the game's new link; cleaned and GSM-7 like ``turn_message``.
+
+    >>> played_for_you_message("Ben", "https://b.example/g/x")
+    'Ben, your turn in Boardpass was played for you: https://b.example/g/x'
+    >>> played_for_you_message("\U0001f600", "https://b.example/g/x")
+    'Your turn in Boardpass was played for you: https://b.example/g/x'
+    """
+    link = _clean_url(url)
+    who = _clean_text(name, NAME_CHARS)
+    if who:
+        text = Text("%(who)s, your turn in Boardpass was played for you: %(link)s", who=who,
+                    link=link)
+    else:
+        text = Text("Your turn in Boardpass was played for you: %(link)s", link=link)
     return translate(text, lang)
 
 

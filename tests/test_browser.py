@@ -1496,3 +1496,54 @@ def test_undo_never_reaches_back_past_a_re_roll(server, phone, sms):
     expect(page.locator("#undo")).to_be_hidden()
     assert hash_steps(page)[:3] == ["roll", hash_steps(page)[1], "roll"]
     no_error(page)
+
+
+# -- turn deadlines: the time left, and "Play it for them" once it is up -----------------------
+
+def test_a_turn_past_its_deadline_is_played_for_the_absent_player(server, phone, sms):
+    import time
+
+    game = new_game(3)
+    now = int(time.time() // 60)
+    waiting = link_with(game, deadline=60, since=now - 30)  # half an hour to go
+    page = phone()
+    page.goto(server.game_url(waiting))
+    expect(page.locator("#roll")).to_be_visible()
+    who = game.header.seats[game.match.turn].name
+    expect(page.locator("#timeleft")).to_have_text(re.compile(
+        rf"^{who} has (30|29) min for this turn$"))
+    expect(page.locator("#absent")).to_be_hidden()
+    late = link_with(game, deadline=60, since=now - 61)
+    page = phone()
+    page.goto(server.game_url(late))
+    expect(page.locator("#absent")).to_be_visible()
+    expect(page.locator("#timeleft")).to_contain_text(f"{who}'s time for this turn is up")
+    with page.expect_response(lambda r: r.url.endswith("/absent")) as answer:
+        page.locator("#absent").click()
+    played = answer.value.json()
+    assert answer.value.status == 200 and played["absent"]["name"] == who
+    sms.append(played["message"]["text"])
+    page.locator("#sendbox").wait_for(state="visible")
+    expect(page.locator("#deadline")).to_be_hidden()
+    expect(page.locator("#roll")).to_be_hidden()
+    expect(page.locator("#feed li.auto", has_text=f"{who}'s turn was played for them")) \
+        .to_have_count(1)
+    assert page.locator("#nextlink").input_value() == played["url"]
+    nxt = Game.from_token(played["token"], KEYS)
+    assert nxt.header.auto == (0,) and nxt.match.turn != game.match.turn
+    # The next player sees it in their replay, and has their own hour.
+    watcher = phone()
+    watcher.goto(played["url"])
+    expect(watcher.locator("#feed li.auto", has_text=f"{who}'s turn was played for them")) \
+        .to_have_count(1)
+    expect(watcher.locator("#roll")).to_be_visible()
+    expect(watcher.locator("#timeleft")).to_contain_text("for this turn")
+    expect(watcher.locator("#absent")).to_be_hidden()
+    shot(watcher, "deadline-played-for-them")
+
+
+def link_with(game: Game, **table) -> str:
+    """The link of ``game`` with its header changed (a deadline, when its turn began)."""
+    from app import link
+
+    return link.encode(replace(game.header, **table), game.match.steps, KEYS)

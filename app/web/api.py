@@ -23,7 +23,7 @@ from app.engine.ludo import ludo_options
 from app.play import Game, TurnError
 from app.web import ROOT
 from app.web.layout import board_layout
-from app.web.views import game_view, load, play_bots
+from app.web.views import Recorder, game_view, load, play_bots
 
 bp = Blueprint("api", __name__)
 
@@ -56,6 +56,7 @@ MESSAGES = {
     "not_hosts_turn": N_("Players join on the host's turn: it is %(name)s's turn now."),
     "no_joining": N_("Players join a table of Ludo only; this game keeps its players."),
     "joining_over": N_("This game is over: start a rematch instead."),
+    "game_over": N_("This game is over."),
     "table_full": N_("Every seat at this table is taken."),
     "color_taken": N_("%(color)s is taken. Free colors: %(free)s."),
     "turn_lost": N_("The turn in progress can't go on once a player joins now: add them "
@@ -99,6 +100,11 @@ MESSAGES = {
     "bot_easy": N_("Bot (easy)"),
     "bot_medium": N_("Bot (medium)"),
     "bot_hard": N_("Bot (hard)"),
+    "deadline_hours": N_("\"deadline_hours\" is the time each player has for a turn, in "
+                         "hours: 0 (no deadline) or 1 to 168."),
+    "no_deadline": N_("This game has no turn deadline: only %(name)s can play this turn."),
+    "still_time": N_("%(name)s still has time for this turn: it can be played for them only "
+                     "once their time is up."),
     "bot_easy_n": N_("Bot %(n)s (easy)"),
     "bot_medium_n": N_("Bot %(n)s (medium)"),
     "bot_hard_n": N_("Bot %(n)s (hard)"),
@@ -151,6 +157,12 @@ class TableFull(ValueError):
 
 def _keys():
     return current_app.config["KEYS"]
+
+
+def now() -> float:
+    """The server's time (seconds since 1970): ``CLOCK`` in the app's config when tests set one.
+    Never the client's: deadlines and claim tickets trust only this."""
+    return current_app.config.get("CLOCK", time.time)()
 
 
 def game_url(token: str) -> str:
@@ -251,7 +263,8 @@ def create():
     options = parse_settings(game, data.get("settings"))
     seats = parse_players(game, data.get("players"), options, lang)
     host = parse_host(game, data.get("host"), data["players"], seats, options)
-    played = new_game(game, seats, options, host, lang)
+    deadline = parse_deadline(data.get("deadline_hours", 0))
+    played = new_game(game, seats, options, host, lang, deadline)
     token = played.token()
     body = _with_link(game_view(played, token), token)
     body["message"] = _send(played, None, body["url"], deliver=False)
@@ -259,14 +272,26 @@ def create():
 
 
 def new_game(game: str, seats: list[Seat], options: int, host: int = 0,
-             lang: str = "en") -> Game:
+             lang: str = "en", deadline: int = 0) -> Game:
     """A new game; ``host`` (Ludo) is the seat of the player who created it, ``lang`` the
-    table's language. Bots to move first have played: a human is to move."""
+    table's language, ``deadline`` the minutes each player has for a turn (0: no deadline).
+    Bots to move first have played: a human is to move, their time starting now."""
     played = Game.new(game, seats, _keys(), options=options)
-    if host or lang != played.header.lang:
-        played = Game(replace(played.header, host=host, lang=lang), played.match, played.keys)
+    if host or lang != played.header.lang or deadline:
+        played = Game(replace(played.header, host=host, lang=lang, deadline=deadline),
+                      played.match, played.keys)
     played.play_bots()
-    return played
+    return played.stamped(now())
+
+
+DEADLINE_HOURS = range(169)  # up to a week; 0: no deadline
+
+
+def parse_deadline(hours) -> int:
+    """A turn deadline in minutes from the request's ``deadline_hours``."""
+    if type(hours) is not int or hours not in DEADLINE_HOURS:
+        raise BadRequest(message("deadline_hours"))
+    return hours * 60
 
 
 def parse_host(game: str, host, players: list, seats: list[Seat], options: int) -> int:
@@ -423,7 +448,7 @@ def moves(token):
     view["turn_over"] = done
     view["turn_steps"] = played.turn_steps
     if played.match.phase == CLAIM:
-        view["claim"] = {"ticket": played.claim_ticket(time.time()), "seconds": CLAIM_SECONDS}
+        view["claim"] = {"ticket": played.claim_ticket(now()), "seconds": CLAIM_SECONDS}
     return jsonify(view)
 
 
@@ -442,6 +467,7 @@ def finish(token):
         played = played.with_seats(_seat_changes(played, data["seats"]))
     start = len(played.match.steps)
     recorder = play_bots(played)
+    played = played.stamped(now())  # the next player's time starts with their link
     mover = played.header.seats[data["seat"]].name
     next_token = played.token()
     url = game_url(next_token)
@@ -450,6 +476,52 @@ def finish(token):
     # Back to the same player (the others are bots): nobody to text.
     again = not played.over and played.match.turn == data["seat"]
     body["message"] = _send(played, mover, url, deliver=not again and _may_text(played, known))
+    return jsonify(body)
+
+
+class TooEarly(ValueError):
+    """A turn played for an absent player before their time is up (or with no deadline)."""
+
+    status = 409
+
+
+@bp.post("/games/<token>/absent")
+def absent(token):
+    """After the turn deadline (``deadline.due_at``), whoever holds the link has the server
+    play the absent player's turn as a medium bot (then the bots' turns after it); answered
+    like ``/turn``: the next link, ``replay`` of what was played, and ``message`` for the next
+    human (texted as usual). The absent player is texted that their turn was played."""
+    _json()
+    played, _ = load(token, _keys())
+    i18n.use_table_lang(played.header.lang)
+    if played.over:
+        raise TurnError(message("game_over"))
+    seat = played.match.turn
+    name = played.header.seats[seat].name
+    due, moment = played.due_at(), now()
+    if due is None:
+        raise TooEarly(message("no_deadline", name=name))
+    if moment < due:
+        raise TooEarly(message("still_time", name=name))
+    known = {s.phone for s in played.header.seats}
+    start = len(played.match.steps)
+    recorder = Recorder()
+    if start:
+        recorder(played.match)
+    played = played.play_for_absent(moment, recorder)
+    next_token = played.token()
+    url = game_url(next_token)
+    body = _with_link(game_view(played, next_token, recorder, start, lang=i18n.page_lang()),
+                      next_token)
+    back = not played.over and played.match.turn == seat  # the others were bots
+    # Back to the absent player (the others are bots): their own text below says so.
+    body["message"] = _send(played, name, url, deliver=not back and _may_text(played, known))
+    absent_phone = played.header.seats[seat].phone
+    texted = None
+    if absent_phone and current_app.config.get("PUBLIC_URL"):
+        text = sms.played_for_you_message(name, url, played.header.lang)
+        texted = sms.deliver(absent_phone, text).status
+    body["absent"] = {"seat": seat, "name": name, "texted": texted}
     return jsonify(body)
 
 
@@ -507,7 +579,7 @@ def add_player(token):
         check = Game.from_token(new_token, _keys())
         try:
             check.play_turn(next(i for i, s in enumerate(joined.header.seats) if s.color == mover),
-                            steps, now=time.time())
+                            steps, now=now())
         except TurnError as error:
             raise WrongSeat(message("turn_lost", reason=i18n.say(error.args[0]))) from None
     body = _with_link(game_view(joined, new_token, lang=i18n.page_lang()), new_token)
@@ -534,7 +606,11 @@ def rematch(token):
         raise BadRequest(message("ludo_table"))
     options = None if capacity is None else ludo_options(capacity)
     again = with_lang(played.rematch(options=options), lang)  # TurnError (422) before the end
+    if played.header.deadline:  # the table keeps its turn deadline
+        again = Game(replace(again.header, deadline=played.header.deadline), again.match,
+                     again.keys)
     again.play_bots()  # bots to move first play at once
+    again = again.stamped(now())
     new_token = again.token()
     body = _with_link(game_view(again, new_token, lang=i18n.page_lang()), new_token)
     body["message"] = _send(again, None, body["url"], deliver=False)
@@ -583,7 +659,7 @@ def _play(token: str, data: dict):
                                 seat=played.header.seats[seat].name))
     if played.header.seats[seat].bot:
         raise WrongSeat(message("bot_seat", name=played.header.seats[seat].name))
-    done = played.play_turn(seat, steps, now=time.time())
+    done = played.play_turn(seat, steps, now=now())
     return played, done
 
 

@@ -17,9 +17,10 @@ from app.engine.text import N_
 from app.link import LANGUAGES, LinkError
 from app.play import ClaimMissed, Game, TurnError
 from app.web import ROOT
-from app.web.api import (STATUS, BadRequest, NotHost, NotJson, TableFull, WrongSeat,
+from app.web.api import (STATUS, BadRequest, NotHost, NotJson, TableFull, TooEarly, WrongSeat,
                          bot_name, default_name, ludo_options, message, new_game as create_game,
-                         parse_host, parse_lang, parse_players, parse_settings)
+                         parse_deadline, parse_host, parse_lang, parse_players,
+                         parse_settings)
 
 bp = Blueprint("pages", __name__)
 
@@ -28,6 +29,9 @@ PRODUCT = "Boardpass"
 # Argentine (its New game form proposes a Spanish table too).
 GAME_LANG = {"ludo": "es"}
 LANG_COOKIE_DAYS = 365
+# The New game form's turn deadlines: hours, and how the form says them.
+DEADLINE_CHOICES = ((0, N_("Off")), (1, N_("1 hour")), (12, N_("12 hours")), (24, N_("1 day")),
+                    (72, N_("3 days")))
 
 
 @bp.app_context_processor
@@ -89,6 +93,7 @@ def _home(form=None, error=None):
                "defaults": DEFAULT_SEATS[game], "lang": _table_lang(game, lang, form)}
               for game in GAMES]
     return render_template("home.html", tables=tables, form=form, error=error,
+                           deadlines=DEADLINE_CHOICES,
                            house_rules=red_arse_settings.HOUSE_RULES, bot_levels=BOT_CHOICES,
                            chosen=(form or {}).get("game", "parcheesi"))
 
@@ -146,11 +151,18 @@ def new_game():
                 numbers.append(i + 1)
         seats = parse_players(game, players, options, lang, numbers)
         host = parse_host(game, host, players, seats, options)
+        local = "1" if form.get("local") else None
+        # One device passed around has nobody to wait for: no deadline.
+        deadline = 0 if local else parse_deadline(_form_hours(form.get("deadline", "0")))
     except BadRequest as error:
         return _home(form, i18n.say(error.args[0])), 400
-    played = create_game(game, seats, options, host, lang)
-    local = "1" if form.get("local") else None
+    played = create_game(game, seats, options, host, lang, deadline)
     return redirect(url_for("pages.game", token=played.token(), new=1, local=local))
+
+
+def _form_hours(text: str):
+    """The form's turn deadline in hours (a number, or the text refused as it is)."""
+    return int(text) if text.isdigit() and len(text) < 4 else text
 
 
 def _form_settings(game: str, form) -> dict | None:
@@ -256,6 +268,7 @@ def link_error(error):
 @bp.app_errorhandler(WrongSeat)
 @bp.app_errorhandler(NotHost)
 @bp.app_errorhandler(TableFull)
+@bp.app_errorhandler(TooEarly)
 def request_error(error):
     return _error(N_("That request can't be answered"), error.args[0], error.status,
                   type(error).__name__)

@@ -121,19 +121,45 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
                         for round_ in match.start_rounds],
         "commitment": game.commitment(),
         "secret": game.revealed_secret(),
+        # The turn deadline: the server's time the player to move runs out (seconds since
+        # 1970; None once the game is over). The page only shows it: the server decides.
+        "deadline": {"minutes": header.deadline, "due_at": game.due_at()}
+        if header.deadline else None,
     }
     if recorder is not None:
         start = replay_start(match.history, seat) if since is None else since
         before = recorder.after[start - 1] if start else _initial_pieces(game)
+        auto = auto_steps(match.history, header.auto)
         view["replay"] = {
             "start": start,
             "pieces": before,
-            "events": [_event(rules, header, *entry,
-                              recorder.after[i - 1] if i else _initial_pieces(game),
-                              recorder.after[i], lang)
+            "events": [_marked(_event(rules, header, *entry,
+                                      recorder.after[i - 1] if i else _initial_pieces(game),
+                                      recorder.after[i], lang), i in auto)
                        for i, entry in enumerate(match.history[start:], start)],
         }
     return view
+
+
+def _marked(event: dict, auto: bool) -> dict:
+    """A replay event, marked ``"auto"`` when it belongs to a turn played for an absent player."""
+    return dict(event, auto=True) if auto else event
+
+
+def auto_steps(history: list, auto) -> set[int]:
+    """The steps of turns played for absent players: from each step in ``auto`` (the link's
+    ``header.auto``) until the turn passes to another seat.
+
+    >>> sorted(auto_steps([("roll", 0, 0), ("roll", 1, 0), ("move", 1, 0), ("roll", 0, 0)], (1,)))
+    [1, 2]
+    """
+    marked = set()
+    for start in auto:
+        i = start
+        while i < len(history) and history[i][1] == history[start][1]:
+            marked.add(i)
+            i += 1
+    return marked
 
 
 def play_bots(game: Game) -> Recorder:

@@ -95,6 +95,14 @@ const TEXT = {
   adding: () => _("Adding…"),
   added: (name) => _("%(name)s joins the game.", { name }),
   chooseColor: () => _("Choose a color."),
+  // Turn deadlines: the time left (from the server's deadline), then the turn played for them.
+  timeLeft: (who, left) => _("%(who)s has %(left)s for this turn", { who, left }),
+  hoursMinutes: (h, min) => (min ? _("%(h)s h %(min)s min", { h, min }) : _("%(h)s h", { h })),
+  minutes: (min) => _("%(min)s min", { min }),
+  timeUp: (who) => _("%(who)s's time for this turn is up: whoever has this link can have it "
+    + "played for them.", { who }),
+  playingFor: (who) => _("Playing %(who)s's turn…", { who }),
+  playedFor: (who) => _("%(who)s's turn was played for them", { who }),
 };
 
 const app = document.getElementById("app");
@@ -298,6 +306,7 @@ function render() {
   showTurnFeed();
   showAddPlayer();
   showResults(v);
+  showDeadline();
   if (v.phase === "over") {
     say(TEXT.wins(nameOf(v, v.winner)));
     if (v.secret) {
@@ -401,6 +410,62 @@ function outcomeLines(v, seat, to, kills, mine = null) {
   return lines;
 }
 
+// -- turn deadlines: the time left, then "Play it for them" ------------------------------------
+
+// The client's clock only decides what to show; the server decides whether the turn may be
+// played for them (it answers 409 before the deadline).
+function showDeadline() {
+  const box = $("deadline");
+  const d = base && base.deadline;
+  box.hidden = !d || d.due_at === null || turnSent || steps.length > 0 || base.phase === "over";
+  if (box.hidden) return;
+  const who = nameOf(base, base.turn);
+  const left = d.due_at * 1000 - Date.now();
+  $("absent").hidden = left > 0;
+  if (left > 0) {
+    const minutes = Math.ceil(left / 60000);
+    const h = Math.floor(minutes / 60);
+    const m = minutes % 60;
+    $("timeleft").textContent = TEXT.timeLeft(who, h ? TEXT.hoursMinutes(h, m) : TEXT.minutes(m));
+  } else {
+    $("timeleft").textContent = TEXT.timeUp(who);
+  }
+}
+setInterval(() => { if (base && !busy) showDeadline(); }, 60000);
+
+async function playForAbsent() {
+  if (busy) return;
+  busy = true;
+  $("absent").disabled = true;
+  const who = nameOf(base, base.turn);
+  say(TEXT.playingFor(who));
+  try {
+    const next = await call(`${app.dataset.api}/absent`, {});
+    remember(next);
+    turnSent = true;
+    $("deadline").hidden = true;
+    $("roll").hidden = true;
+    $("undo").hidden = true;
+    $("send").hidden = true;
+    history.replaceState(null, "", location.pathname + location.search);
+    if (next.phase === "over") finalView = next;
+    if (next.replay && next.replay.events.length) {
+      if (!next.simulated) await replay(next.replay, next);
+      board.place(next.pieces, seatsColors(next));
+      showDice(next.last_roll);
+    }
+    showSend(next);
+    $("roll").hidden = true;
+    showAddPlayer();
+    if (finalView) showResults(finalView);
+  } catch (error) {
+    say(error.message, true);
+  } finally {
+    busy = false;
+    $("absent").disabled = false;
+  }
+}
+
 // -- replay on arrival --------------------------------------------------------------------------
 
 // `v` names the seats (the game the replay belongs to). Bots' moves go at the chosen bot speed
@@ -412,15 +477,22 @@ async function replay(r, v = base) {
   $("skip").onclick = () => { skipped = true; };
   const colors = seatsColors(v);
   board.place(r.pieces, colors);
+  let previous = null;
   for (const event of r.events) {
     if (skipped) break;
     const who = nameOf(v, event.seat);
     const bot = isBot(v, event.seat);
+    // A turn played for an absent player (after its deadline): said once, at its start.
+    if (event.auto && !(previous && previous.auto && previous.seat === event.seat)) {
+      addFeed(TEXT.playedFor(who)).classList.add("auto");
+    }
+    previous = event;
     for (const line of eventLines(v, event)) {
       const item = addFeed(line);
       if (bot) { item.classList.add("bot"); item.dataset.tag = TEXT.botTag(); }
+      if (event.auto) item.classList.add("auto");
     }
-    const pace = bot ? BOT_SPEEDS[botSpeed()] : 1;
+    const pace = bot || event.auto ? BOT_SPEEDS[botSpeed()] : 1;
     if (event.kind === "roll") {
       showDice(event.dice);
       say(TEXT.rolled(who, event.dice));
@@ -850,6 +922,7 @@ $("undo").addEventListener("click", () => {
   if (last >= 0) submit(steps.slice(0, last));
 });
 $("send").addEventListener("click", send);
+$("absent").addEventListener("click", playForAbsent);
 const speed = document.querySelector("#botspeed select");
 if (speed) {
   speed.value = botSpeed();

@@ -51,11 +51,22 @@ function bots(seat) {
   }
 }
 
+// One device passed around has nobody to wait for: no turn deadline to choose.
+function deadline() {
+  const local = form.querySelector("input[name=local]");
+  const choice = document.getElementById("deadlinechoice");
+  if (!local || !choice) return;
+  choice.hidden = local.checked;
+  choice.querySelector("select").disabled = local.checked;
+}
+
 if (form) {
   form.classList.add("enhanced");
   form.addEventListener("change", (event) => {
+    if (event.target.name === "local") deadline();
     if (event.target.name === "game" || event.target.hasAttribute("data-board")) update();
     if (event.target.hasAttribute("data-bot")) bots(event.target.closest("fieldset.player"));
   });
   update();
+  deadline();
 }

@@ -1,0 +1,201 @@
+"""Turn deadlines through the API: set at creation, stamped with the server's clock (``CLOCK``),
+and turns played for absent players once the deadline has passed ("Play it for them")."""
+
+from dataclasses import replace
+
+import pytest
+
+from app import link
+from app.engine.ludo import ludo_options
+from app.keys import Keys
+from app.play import Game
+
+KEYS = Keys.for_tests("api")  # the keys of test_api's helpers (ludo_last_turn)
+PLAYERS = [{"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]
+T0 = 1_800_000_000.0  # the server's clock in these tests (seconds since 1970)
+
+
+def at(client, moment: float) -> None:
+    client.application.config["CLOCK"] = lambda: moment
+
+
+def header(token: str) -> link.Header:
+    return Game.from_token(token, KEYS).header
+
+
+@pytest.fixture
+def twilio(monkeypatch):
+    from fake_twilio import FakeTwilio
+    with FakeTwilio("AC" + "2" * 32, "secret-token") as fake:
+        monkeypatch.setenv("TWILIO_ACCOUNT_SID", fake.account_sid)
+        monkeypatch.setenv("TWILIO_AUTH_TOKEN", fake.auth_token)
+        monkeypatch.setenv("TWILIO_FROM", "+15005550006")
+        monkeypatch.setenv("TWILIO_API_BASE", fake.url)
+        yield fake
+
+
+def late_game(seats, since: int, minutes: int = 60, lang: str = "en", seed: bytes = bytes(8)):
+    """A two-player game whose turn began at ``since`` (minutes since 1970)."""
+    game = Game.new("parcheesi", seats, KEYS, seed=seed)
+    return link.encode(replace(game.header, deadline=minutes, since=since, lang=lang),
+                       game.match.steps, KEYS)
+
+
+def test_a_game_created_with_a_deadline_holds_it_with_the_servers_time(client):
+    at(client, T0)
+    response = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS,
+                                               "deadline_hours": 12})
+    assert response.status_code == 201, response.json
+    view = response.json
+    since = int(T0 // 60)
+    assert view["deadline"] == {"minutes": 720, "due_at": (since + 720) * 60.0}
+    assert header(view["token"]).since == since
+    plain = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS}).json
+    assert plain["deadline"] is None and header(plain["token"]).deadline == 0
+
+
+@pytest.mark.parametrize("hours", [-1, 169, "1", 1.5, True, None, [1]])
+def test_a_deadline_is_a_whole_number_of_hours_up_to_a_week(client, hours):
+    response = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS,
+                                                "deadline_hours": hours})
+    assert response.status_code == 400 and "deadline_hours" in response.json["error"]["message"]
+
+
+def test_the_next_link_is_stamped_when_a_turn_is_sent(client):
+    at(client, T0)
+    view = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS,
+                                           "deadline_hours": 1}).json
+    from test_api import play_until_turn_over
+    steps, _ = play_until_turn_over(client, view)
+    later = T0 + 3 * 3600 + 30  # past the deadline: the player may still play their turn
+    at(client, later)
+    nxt = client.post(f"/api/games/{view['token']}/turn",
+                      json={"seat": view["turn"], "steps": steps}).json
+    assert header(nxt["token"]).since == int(later // 60)
+    assert nxt["deadline"]["due_at"] == (int(later // 60) + 60) * 60.0
+
+
+def test_play_it_for_them_only_after_the_deadline(client):
+    since = int(T0 // 60)
+    token = late_game([link.Seat("Ana", 0), link.Seat("Ben", 2)], since)
+    view = client.get(f"/api/games/{token}").json
+    due = view["deadline"]["due_at"]
+    at(client, due - 1)
+    early = client.post(f"/api/games/{token}/absent", json={})
+    assert early.status_code == 409
+    absent = view["turn"]
+    name = view["seats"][absent]["name"]
+    assert early.json["error"]["message"].startswith(f"{name} still has time for this turn")
+    at(client, due + 90)
+    response = client.post(f"/api/games/{token}/absent", json={})
+    assert response.status_code == 200, response.json
+    played = response.json
+    assert played["turn"] != absent and played["replay"]["start"] == 0
+    events = played["replay"]["events"]
+    assert events and all(e.get("auto") == (e["seat"] == absent) for e in events)
+    assert header(played["token"]).auto == (0,)
+    assert header(played["token"]).since == int((due + 90) // 60)
+    assert played["message"]["to"] == played["seats"][played["turn"]]["name"]
+    assert played["message"]["text"].startswith(f"{name} moved.")
+    assert played["absent"] == {"seat": absent, "name": name, "texted": None}
+    # The next player's link tells of it too (their replay starts before the absent turn).
+    later = client.get(f"/api/games/{played['token']}").json
+    assert any(e.get("auto") for e in later["replay"]["events"])
+    # Played once: the new link's player has their own full hour.
+    again = client.post(f"/api/games/{played['token']}/absent", json={})
+    assert again.status_code == 409
+
+
+def test_no_turn_is_played_for_anyone_without_a_deadline_or_once_the_game_is_over(client):
+    from app.cli import play_random
+
+    game = Game.new("parcheesi", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS, seed=bytes(8))
+    at(client, T0)
+    response = client.post(f"/api/games/{game.token()}/absent", json={})
+    assert response.status_code == 409
+    assert "no turn deadline" in response.json["error"]["message"]
+    finished = play_random("parcheesi", 2, "deadline-over", 0, KEYS)
+    over = link.encode(replace(finished.header, deadline=60, since=1), finished.match.steps, KEYS)
+    assert client.post(f"/api/games/{over}/absent", json={}).status_code == 422
+
+
+def test_the_absent_and_the_next_player_are_texted(client, twilio):
+    seats = [link.Seat("Ana", 0, phone="+14155550100"), link.Seat("Ben", 2, phone="+14155550199")]
+    token = late_game(seats, since=1000)
+    at(client, T0)
+    played = client.post(f"/api/games/{token}/absent", json={}).json
+    absent = played["absent"]["seat"]
+    numbers = {0: "+14155550100", 1: "+14155550199"}
+    sent = {r.field("To"): r.field("Body") for r in twilio.requests}
+    assert len(twilio.requests) == 2 and played["absent"]["texted"] == "sent"
+    name = played["absent"]["name"]
+    assert sent[numbers[absent]] == \
+        f"{name}, your turn in Boardpass was played for you: {played['url']}"
+    assert sent[numbers[1 - absent]] == played["message"]["text"]
+    assert played["message"]["status"] == "sent"
+    assert played["message"]["text"].startswith(f"{name} moved. Your turn in Boardpass")
+
+
+def test_the_absent_players_text_speaks_the_tables_language(client, twilio):
+    seats = [link.Seat("Ana", 0, phone="+14155550100"), link.Seat("Ben", 2, phone="+14155550199")]
+    token = late_game(seats, since=1000, lang="es")
+    at(client, T0)
+    played = client.post(f"/api/games/{token}/absent", json={}).json
+    numbers = {0: "+14155550100", 1: "+14155550199"}
+    sent = {r.field("To"): r.field("Body") for r in twilio.requests}
+    body = sent[numbers[played["absent"]["seat"]]]
+    assert body == (f"{played['absent']['name']}, como no llegaste a tiempo, jugamos tu turno en "
+                    f"Boardpass por vos: {played['url']}")
+    assert not set(body) & set("áéíóú")
+    early = late_game(seats, since=int(T0 // 60), lang="es")
+    refused = client.post(f"/api/games/{early}/absent", json={})
+    assert refused.status_code == 409
+    assert "todavía tiene tiempo" in refused.json["error"]["message"]
+
+
+def test_no_text_for_the_absent_player_without_a_public_address(client, twilio):
+    client.application.config["PUBLIC_URL"] = ""
+    seats = [link.Seat("Ana", 0, phone="+14155550100"), link.Seat("Ben", 2, phone="+14155550199")]
+    at(client, T0)
+    played = client.post(f"/api/games/{late_game(seats, since=1000)}/absent", json={}).json
+    assert not twilio.requests and played["absent"]["texted"] is None
+    assert played["message"]["status"] == "not-sent"
+
+
+def test_a_rematch_keeps_the_deadline_and_a_new_player_keeps_the_time(client):
+    from test_api import ludo_last_turn
+
+    game, seat, steps = ludo_last_turn(14, players=3, host=1)
+    game.play_turn(seat, steps)
+    token = link.encode(replace(game.header, deadline=1440, since=5), game.match.steps, KEYS)
+    at(client, T0)
+    again = client.post(f"/api/games/{token}/rematch", json={"seat": 1}).json
+    assert header(again["token"]).deadline == 1440
+    assert header(again["token"]).since == int(T0 // 60)
+    new = Game.new("ludo", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS, seed=b"joinlate",
+                   options=ludo_options(4))
+    start = link.encode(replace(new.header, deadline=60, since=777), [], KEYS)
+    at(client, T0)
+    joined = client.post(f"/api/games/{start}/players",
+                         json={"seat": 0, "player": {"name": "Cleo", "color": "blue"}})
+    assert joined.status_code == 201, joined.json
+    assert header(joined.json["token"]).since == 777
+
+
+FORM = {"game": "parcheesi", "play0": "1", "name0": "Ana", "color0": "yellow",
+        "play2": "1", "name2": "Ben", "color2": "red"}
+
+
+def test_the_new_game_form_sets_the_deadline_but_not_for_one_device(client):
+    home = client.get("/").data.decode()
+    assert 'name="deadline"' in home and "Turn deadline" in home and ">3 days<" in home
+    at(client, T0)
+    made = client.post("/new", data={**FORM, "deadline": "24"})
+    assert made.status_code == 302
+    token = made.headers["Location"].split("/g/")[1].split("?")[0]
+    assert (header(token).deadline, header(token).since) == (1440, int(T0 // 60))
+    local = client.post("/new", data={**FORM, "deadline": "24", "local": "1"})
+    token = local.headers["Location"].split("/g/")[1].split("?")[0]
+    assert header(token).deadline == 0
+    refused = client.post("/new", data={**FORM, "deadline": "999"})
+    assert refused.status_code == 400 and b"deadline_hours" in refused.data
