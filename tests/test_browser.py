@@ -1542,6 +1542,18 @@ def test_a_turn_past_its_deadline_is_played_for_the_absent_player(server, phone,
     shot(watcher, "deadline-played-for-them")
 
 
+def test_the_turn_deadline_is_not_offered_for_one_device(server, phone):
+    page = phone()
+    page.goto(server.url + "/")
+    choice = page.locator("select[name=deadline]")
+    expect(choice).to_be_visible()
+    assert choice.input_value() == "0"  # off by default
+    page.locator("input[name=local]").check()
+    expect(choice).to_be_hidden()
+    page.locator("input[name=local]").uncheck()
+    expect(choice).to_be_visible()
+
+
 def link_with(game: Game, **table) -> str:
     """The link of ``game`` with its header changed (a deadline, when its turn began)."""
     from app import link
