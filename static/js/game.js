@@ -449,21 +449,28 @@ async function playForAbsent() {
     $("send").hidden = true;
     history.replaceState(null, "", location.pathname + location.search);
     if (next.phase === "over") finalView = next;
-    if (next.replay && next.replay.events.length) {
-      if (!next.simulated) await replay(next.replay, next);
-      board.place(next.pieces, seatsColors(next));
-      showDice(next.last_roll);
-    }
-    showSend(next);
-    $("roll").hidden = true;
-    showAddPlayer();
-    if (finalView) showResults(finalView);
+    await showPlayed(next);
   } catch (error) {
     say(error.message, true);
   } finally {
     busy = false;
     $("absent").disabled = false;
   }
+}
+
+// What the server played once a turn was sent (the bots' turns, or a turn played for an absent
+// player): replayed (not a whole ending the bots played out alone: the results say so), then
+// where the link goes.
+async function showPlayed(next) {
+  if (next.replay && next.replay.events.length) {
+    if (!next.simulated) await replay(next.replay, next);
+    board.place(next.pieces, seatsColors(next));
+    showDice(next.last_roll);
+  }
+  showSend(next);
+  for (const id of ["roll", "send", "undo"]) $(id).hidden = true;
+  showAddPlayer();
+  if (finalView) showResults(finalView);
 }
 
 // -- replay on arrival --------------------------------------------------------------------------
@@ -569,18 +576,7 @@ async function send() {
     }
     $("send").hidden = true;
     $("undo").hidden = true;
-    // The bots' turns, played by the server (not a whole ending they played out alone: the
-    // results say so).
-    if (next.replay && next.replay.events.length) {
-      if (!next.simulated) await replay(next.replay, next);
-      board.place(next.pieces, seatsColors(next));
-      showDice(next.last_roll);
-    }
-    showSend(next);
-    $("send").hidden = true;
-    $("undo").hidden = true;
-    showAddPlayer();
-    if (finalView) showResults(finalView);
+    await showPlayed(next);
   } catch (error) {
     say(error.message, true);
   } finally {
