@@ -19,3 +19,16 @@ def client(request, monkeypatch):
     app = create_app({"KEYS": request.module.KEYS, "TESTING": True,
                       "PUBLIC_URL": "https://play.test"})
     return app.test_client()
+
+
+@pytest.fixture
+def twilio(monkeypatch):
+    """A fake Twilio API on a local port (tests/fake_twilio.py), set up as the app's account."""
+    from fake_twilio import FakeTwilio
+
+    with FakeTwilio("AC" + "1" * 32, "secret-token") as fake:
+        monkeypatch.setenv("TWILIO_ACCOUNT_SID", fake.account_sid)
+        monkeypatch.setenv("TWILIO_AUTH_TOKEN", fake.auth_token)
+        monkeypatch.setenv("TWILIO_FROM", "+15005550006")
+        monkeypatch.setenv("TWILIO_API_BASE", fake.url)
+        yield fake

@@ -308,16 +308,6 @@ def test_a_missing_page_is_a_friendly_404(client):
 
 # -- texting the next link through Twilio (the real client, a fake Twilio on 127.0.0.1) ----------
 
-@pytest.fixture
-def twilio(monkeypatch):
-    from fake_twilio import FakeTwilio
-    with FakeTwilio("AC" + "1" * 32, "secret-token") as fake:
-        monkeypatch.setenv("TWILIO_ACCOUNT_SID", fake.account_sid)
-        monkeypatch.setenv("TWILIO_AUTH_TOKEN", fake.auth_token)
-        monkeypatch.setenv("TWILIO_FROM", "+15005550006")
-        monkeypatch.setenv("TWILIO_API_BASE", fake.url)
-        yield fake
-
 
 def game_with_phones(client, phone):
     game = Game.new("parcheesi", [link.Seat("Ana", 0, phone="+14155550100"),

@@ -23,16 +23,6 @@ def header(token: str) -> link.Header:
     return Game.from_token(token, KEYS).header
 
 
-@pytest.fixture
-def twilio(monkeypatch):
-    from fake_twilio import FakeTwilio
-    with FakeTwilio("AC" + "2" * 32, "secret-token") as fake:
-        monkeypatch.setenv("TWILIO_ACCOUNT_SID", fake.account_sid)
-        monkeypatch.setenv("TWILIO_AUTH_TOKEN", fake.auth_token)
-        monkeypatch.setenv("TWILIO_FROM", "+15005550006")
-        monkeypatch.setenv("TWILIO_API_BASE", fake.url)
-        yield fake
-
 
 def late_game(seats, since: int, minutes: int = 60, lang: str = "en", seed: bytes = bytes(8)):
     """A two-player game whose turn began at ``since`` (minutes since 1970)."""
