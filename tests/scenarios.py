@@ -23,3 +23,10 @@ def roll(text: str, die: int, rules) -> str:
     state = rules.parse(text)
     rules.roll(state, (die,))
     return rules.format(state)
+
+
+def for_rules(default):
+    """``moves``, ``play`` and ``roll`` with ``default`` as the rule set unless one is given."""
+    return (lambda text, rules=default: moves(text, rules),
+            lambda text, move, rules=default: play(text, move, rules),
+            lambda text, die, rules=default: roll(text, die, rules))

@@ -18,16 +18,7 @@ FOUR = rules_for("ludo")
 SIX = rules_for("ludo", 6)
 
 
-def moves(text, rules=FOUR):
-    return scenarios.moves(text, rules)
-
-
-def play(text, move, rules=FOUR):
-    return scenarios.play(text, move, rules)
-
-
-def roll(text, die, rules=FOUR):
-    return scenarios.roll(text, die, rules)
+moves, play, roll = scenarios.for_rules(FOUR)
 
 
 @pytest.mark.parametrize("text,rules", [

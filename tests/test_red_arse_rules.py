@@ -23,16 +23,7 @@ def table(board=4, off=()):
     return rules_for("red-arse", options_for(board, off))
 
 
-def moves(text, rules=FOUR):
-    return scenarios.moves(text, rules)
-
-
-def play(text, move, rules=FOUR):
-    return scenarios.play(text, move, rules)
-
-
-def roll(text, die, rules=FOUR):
-    return scenarios.roll(text, die, rules)
+moves, play, roll = scenarios.for_rules(FOUR)
 
 
 # -- notation ---------------------------------------------------------------------------------
