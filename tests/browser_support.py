@@ -332,24 +332,37 @@ def find_decision(wanted, seeds: int = 100, steps: int = 400):
     Plays games (always the first legal move) and returns ``(token, steps, seat, moves)``: the
     link at the start of the turn, the turn's steps so far and the legal moves there.
     """
+    return _search(new_game, lambda game, moves: wanted(moves), lambda rng, moves: 0, seeds,
+                   steps, "no game reaches the situation the test needs")
+
+
+def _search(make_game, wanted, choose, seeds: int, steps: int, failure: str):
+    """Play games from seeds 0.. (moves picked by ``choose(rng, moves)``, every re-roll let go)
+    until ``wanted(game, moves)`` holds at a decision point; ``(token, steps, seat, moves)``."""
+    import random
+
     for seed in range(seeds):
-        game = new_game(seed)
+        rng, game = random.Random(seed), make_game(seed)
         token, taken, seat = game.token(), [], game.match.turn
         for _ in range(steps):
             if game.over:
                 break
             if game.match.turn != seat:
                 token, taken, seat = game.token(), [], game.match.turn
-            if game.match.phase == "move":
+            phase = game.match.phase
+            if phase == "move":
                 moves = game.match.legal_moves()
-                if wanted(moves):
+                if wanted(game, moves):
                     return token, taken, seat, moves
-                move = game.step(0)
+                move = game.step(choose(rng, moves))
                 taken.append({"from": move.src, "to": move.dst, "values": list(move.values)})
+            elif phase == "claim":
+                game.step(1)
+                taken.append("miss")
             else:
                 game.step()
                 taken.append("roll")
-    raise AssertionError("no game reaches the situation the test needs")
+    raise AssertionError(failure)
 
 
 def steps_hash(steps: list) -> str:
@@ -386,28 +399,8 @@ def find_red_arse_decision(wanted, seeds: int = 100, steps: int = 4000, **table)
     Games are played with the first legal move, and every re-roll let go ("miss"), so a turn's
     steps before a decision are rolls and moves only. Returns ``(token, steps, seat, moves)``.
     """
-    for seed in range(seeds):
-        game = red_arse_game(seed, **table)
-        token, taken, seat = game.token(), [], game.match.turn
-        for _ in range(steps):
-            if game.over:
-                break
-            if game.match.turn != seat:
-                token, taken, seat = game.token(), [], game.match.turn
-            phase = game.match.phase
-            if phase == "move":
-                moves = game.match.legal_moves()
-                if wanted(game, moves):
-                    return token, taken, seat, moves
-                move = game.step(0)
-                taken.append({"from": move.src, "to": move.dst, "values": list(move.values)})
-            elif phase == "claim":
-                game.step(1)
-                taken.append("miss")
-            else:
-                game.step()
-                taken.append("roll")
-    raise AssertionError("no Red Arse game reaches the situation the test needs")
+    return _search(lambda seed: red_arse_game(seed, **table), wanted, lambda rng, moves: 0,
+                   seeds, steps, "no Red Arse game reaches the situation the test needs")
 
 
 # -- Ludo games played server-side ------------------------------------------------------------
@@ -474,26 +467,9 @@ def ludo_turn_of(seat: int, seed: int, turns: int = 8, **table) -> Game:
 def find_ludo_decision(wanted, seeds: int = 100, steps: int = 3000, **table):
     """Like ``find_decision``, for Ludo (random legal moves): ``wanted(game, moves)`` at a
     decision point. Returns ``(token, steps, seat, moves)``."""
-    import random
-
-    for seed in range(seeds):
-        rng, game = random.Random(seed), ludo_game(seed, **table)
-        token, taken, seat = game.token(), [], game.match.turn
-        for _ in range(steps):
-            if game.over:
-                break
-            if game.match.turn != seat:
-                token, taken, seat = game.token(), [], game.match.turn
-            if game.match.phase == "move":
-                moves = game.match.legal_moves()
-                if wanted(game, moves):
-                    return token, taken, seat, moves
-                move = game.step(rng.randrange(len(moves)))
-                taken.append(api_step("move", move))
-            else:
-                game.step()
-                taken.append("roll")
-    raise AssertionError("no Ludo game reaches the situation the test needs")
+    return _search(lambda seed: ludo_game(seed, **table), wanted,
+                   lambda rng, moves: rng.randrange(len(moves)), seeds, steps,
+                   "no Ludo game reaches the situation the test needs")
 
 
 # -- a table of one person and bots ----------------------------------------------------------
