@@ -18,7 +18,7 @@ from app.engine import red_arse_settings
 from app.engine import bots
 from app.engine.core import CLAIM, MOVE, OVER, ROLL, IllegalMove
 from app.engine.dice import commitment
-from app.engine.games import ALL as GAMES
+from app.engine.games import ALL as GAMES, rules_for, table_settings
 from app.engine.ludo import ludo_options
 from app.keys import Keys
 from app.play import Game, demo_seats, replay, simulation_seed
@@ -80,7 +80,7 @@ def simulate(game: str, players: int, games: int, seed: int | str, options: int 
     return {
         "game": game,
         "players": players,
-        "settings": _settings(game, options),
+        "settings": table_settings(rules_for(game, options)),
         "seed": seed,
         "games_finished": games,
         "decisions": {"average": statistics.mean(moves), "longest": max(moves)},
@@ -89,12 +89,6 @@ def simulate(game: str, players: int, games: int, seed: int | str, options: int 
         "link_chars": {"average": statistics.mean(lengths), "longest": max(lengths)},
         "decisions_per_second": round(sum(moves) / busy) if busy else None,
     }
-
-
-def _settings(game: str, options: int) -> dict | str:
-    if game == "red-arse":
-        return red_arse_settings.settings(options)
-    return {"capacity": options or 4} if game == "ludo" else "-"
 
 
 API_GAMES = 40  # games whose API calls ``bench`` times
@@ -285,7 +279,7 @@ def tournament(game: str, players: int, seats: list[str], games: int, seed: str 
                            "win_share_of_seat_games": f"{wins[strength] / n:.3f} "
                                                       f"[{low:.3f}, {high:.3f}]",
                            "ms_per_move": round(1000 * seconds / max(moves, 1), 3)}
-    return {"game": game, "players": players, "settings": _settings(game, options),
+    return {"game": game, "players": players, "settings": table_settings(rules_for(game, options)),
             "games": games, "fair_share": round(1 / players, 3), "strengths": table}
 
 

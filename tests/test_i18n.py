@@ -59,9 +59,11 @@ def test_the_language_follows_the_switch_the_table_the_choice_then_the_browser(
 
 def test_client_messages_are_only_the_browsers_and_english_needs_none():
     assert i18n.client_messages("en") == {}
-    assert all(isinstance(k, str) and v for k, v in i18n.client_messages("es").items())
+    spanish = i18n.client_messages("es")
+    assert spanish and all(isinstance(k, str) and v for k, v in spanish.items())
+    assert "Roll the dice first." not in spanish  # a server message: not the client's
 
 
 def test_flask_babel_reads_our_catalog(app):
     with app.test_request_context("/?lang=es"):
-        assert gettext("Boardpass") == "Boardpass"  # a name: the same in every language
+        assert gettext("Roll the dice first.") == "Primero tirá los dados."

@@ -8,6 +8,7 @@ from functools import cache
 from .ludo import Ludo
 from .parcheesi import Parcheesi
 from .red_arse import RedArse
+from .red_arse_settings import settings
 
 _RULES = {"parcheesi": Parcheesi, "red-arse": RedArse, "ludo": Ludo}
 
@@ -26,6 +27,16 @@ def rules_for(name: str, options: int = 0):
             raise ValueError("Parcheesi has no table options")
         return rules()
     return rules(options)
+
+
+def table_settings(rules) -> dict:
+    """A table's settings as players see them: Red Arse's board and house rules switched off,
+    Ludo's capacity and board; {} for Parcheesi, which has none."""
+    if rules.name == "red-arse":
+        return settings(rules.options)
+    if rules.name == "ludo":
+        return {"board": 6 if rules.capacity > 4 else 4, "capacity": rules.capacity}
+    return {}
 
 
 def default_colors(name: str, players: int, options: int = 0) -> tuple[int, ...]:

@@ -96,6 +96,9 @@ class RedArse(OneDie):
         self.track = self.board.track
         self.center = self.board.center
         self.routes = cache(self._routes)
+        # Each color's home column: a marble's move can only win when it lands there.
+        self._homes = [frozenset(self.board.home(c, k) for k in range(4))
+                       for c in range(self.board.seats)]
 
     # -- positions --------------------------------------------------------------------------
 
@@ -305,9 +308,8 @@ class RedArse(OneDie):
             state.pos[victim][state.pos[victim].index(dst)] = BASE
         at[dst] = seat
         state.pos[seat][k] = dst
-        color = state.colors[seat]
-        if all(self.board.home_owner(p) is not None and self.board.home_owner(p)[0] == color
-               for p in state.pos[seat]):
+        if dst in self._homes[state.colors[seat]] and \
+                all(p in self._homes[state.colors[seat]] for p in state.pos[seat]):
             state.phase, state.winner, state.die, state.moves = OVER, seat, 0, None
             return
         again = state.die == 6 or killed and self.kill_reroll or \

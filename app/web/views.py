@@ -6,10 +6,10 @@ Nothing here is secret beyond what the link's holder may know: phone numbers are
 
 from __future__ import annotations
 
-from app.engine import red_arse_settings
 from app.engine.bots import BOT_LEVELS
-from app.i18n import translate
 from app.engine.core import MOVE, OVER
+from app.engine.games import table_settings
+from app.i18n import translate
 from app.play import Game, medals
 
 
@@ -116,7 +116,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         "simulated": simulated_ending(game),
         "legal": [dict(_move(rules, header.seats[state.turn].color, m, lang), index=i)
                   for i, m in enumerate(match.legal_moves())],
-        "settings": rules_settings(rules),
+        "settings": table_settings(rules),
         "first_rolls": [[[seat, total] for seat, total in round_.items()]
                         for round_ in match.start_rounds],
         "commitment": game.commitment(),
@@ -187,16 +187,6 @@ def simulated_ending(game: Game) -> bool:
 def _pool(state) -> list[int]:
     """The values still to play: Parcheesi's dice and bonuses, or the one die."""
     return list(state.pool) if hasattr(state, "pool") else [state.die]
-
-
-def rules_settings(rules) -> dict:
-    """The table's settings: Red Arse's board and house rules off, Ludo's board; {} for
-    Parcheesi, which has none."""
-    if rules.name == "red-arse":
-        return red_arse_settings.settings(rules.options)
-    if rules.name == "ludo":
-        return {"board": 6 if rules.capacity > 4 else 4, "capacity": rules.capacity}
-    return {}
 
 
 def _initial_pieces(game: Game) -> list:
