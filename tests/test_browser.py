@@ -909,6 +909,15 @@ def test_red_arse_replay_tells_of_raids_and_marbles_sent_back(server, phone):
     shot(page, "ra-raid-replayed")
 
 
+def play_labelled(page, label: str) -> None:
+    """Tap the landing spot of the move with this label (choosing it if the spot offers two)."""
+    before = page_hash(page)
+    page.locator(f'#board circle.landing[aria-label*="{label}"]').click()
+    if page.locator("#choices").is_visible():
+        page.locator("#choices button", has_text=label).click()
+    page.wait_for_function("(h) => location.hash !== h", arg=before)
+
+
 # -- Ludo: the table from the form, a player joining, the results, the rematch -----------------
 
 def token_of(url: str) -> str:
@@ -1090,11 +1099,7 @@ def test_ludo_results_medals_and_a_rematch_started_by_the_host(server, phone, sm
     roll(page)
     legal = server.position(token, seat, ["roll"])["legal"]
     last = next(m for m in legal if [m["from"], m["to"]] == [steps[1]["from"], steps[1]["to"]])
-    before = page_hash(page)
-    page.locator(f'#board circle.landing[aria-label*="{last["label"]}"]').click()
-    if page.locator("#choices").is_visible():
-        page.locator("#choices button", has_text=last["label"]).click()
-    page.wait_for_function("(h) => location.hash !== h", arg=before)
+    play_labelled(page, last["label"])
 
     # The results, at once: places 1st..3rd, this game's medals, the table's count.
     final = server.position(token, seat, hash_steps(page))
@@ -1263,11 +1268,7 @@ def test_a_spanish_ludo_game_from_the_form_to_the_results(server, phone, sms):
     legal = server.position(token, seat, ["roll"])["legal"]
     last = next(m for m in legal if [m["from"], m["to"]] == [steps[1]["from"], steps[1]["to"]])
     assert not ENGLISH.search(last["label"])  # "Ficha de 50 a la meta (2)"
-    before = page_hash(page)
-    page.locator(f'#board circle.landing[aria-label*="{last["label"]}"]').click()
-    if page.locator("#choices").is_visible():
-        page.locator("#choices button", has_text=last["label"]).click()
-    page.wait_for_function("(h) => location.hash !== h", arg=before)
+    play_labelled(page, last["label"])
 
     final = server.position(token, seat, hash_steps(page))
     placed = final["placed"]
