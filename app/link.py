@@ -19,10 +19,13 @@ Payload (varint = unsigned LEB128)::
         varint  name length, then the name in UTF-8
     format 2, flag 4: per seat, varint the log step at which it joined (0: from the start)
     format 2, flag 8: per seat, 3 varints: gold, silver and bronze medals won at this table
+    format 2, flag 128: per seat, varint the log step at which it was disqualified (0: never)
     format 2, flag 16 (after the extras' host): varint turn deadline in minutes, varint the
         server's time (minutes since 1970) when this link's turn began: signed, so trusted
     format 2, flag 32 (after flag 16's): varint count, then the log steps at which turns were
         played for absent players, each as its distance from the one before
+    format 2, flag 64 (after flag 32's): varint count, then per "I'm back" (a player auto-played
+        for missing turns came back): varint its log step's distance from the one before, u8 seat
     8 bytes seed
     varint  log count                       (decisions, forced ones included)
     if any seat has a phone:
@@ -54,7 +57,7 @@ from app.keys import Keys
 GAMES = ("parcheesi", "red-arse", "ludo")
 LANGUAGES = ("en", "es")
 FORMAT_VERSIONS = (1, 2)
-_LANG, _HOST, _JOINS, _MEDALS, _CLOCK, _AUTO = 1, 2, 4, 8, 16, 32
+_LANG, _HOST, _JOINS, _MEDALS, _CLOCK, _AUTO, _BACK, _OUTS = 1, 2, 4, 8, 16, 32, 64, 128
 MAX_TOKEN = 4096
 MAX_SEATS = 6
 MAX_NAME = 24
@@ -102,7 +105,8 @@ class IllegalLog(LinkError):
 class Seat:
     """A player: ``bot`` 0 is a human, 1..3 a bot's strength; ``phone`` is E.164 or None;
     ``joined`` the log step at which the seat joined a game in progress (0: from the start);
-    ``medals`` the (gold, silver, bronze) won at this table in earlier games."""
+    ``medals`` the (gold, silver, bronze) won at this table in earlier games; ``out`` the log
+    step at which the player was disqualified (0: never)."""
 
     name: str
     color: int
@@ -110,6 +114,7 @@ class Seat:
     phone: str | None = field(default=None, repr=False)  # private: keep it out of logs
     joined: int = 0
     medals: tuple[int, int, int] = (0, 0, 0)
+    out: int = 0
 
     def __post_init__(self):
         if not isinstance(self.name, str):
@@ -129,8 +134,8 @@ class Seat:
             raise ValueError(N_("Write a phone number with its country code, like "
                                 "+15551234567."))
         object.__setattr__(self, "medals", tuple(self.medals))
-        if self.joined < 0 or len(self.medals) != 3 or min(self.medals) < 0:
-            raise ValueError("joined and medals are counts")
+        if self.joined < 0 or self.out < 0 or len(self.medals) != 3 or min(self.medals) < 0:
+            raise ValueError("joined, out and medals are counts")
 
 
 @dataclass(frozen=True)
@@ -147,6 +152,7 @@ class Header:
     deadline: int = 0  # minutes a player has for a turn; 0: no deadline
     since: int = 0  # the server's clock (minutes since 1970) when this link's turn began
     auto: tuple[int, ...] = ()  # log steps at which turns were played for absent players
+    back: tuple[tuple[int, int], ...] = ()  # (log step, seat): an auto-played player came back
 
     def __post_init__(self):
         object.__setattr__(self, "seats", tuple(self.seats))
@@ -165,6 +171,10 @@ class Header:
         object.__setattr__(self, "auto", tuple(self.auto))
         if self.deadline < 0 or self.since < 0 or list(self.auto) != sorted(set(self.auto)):
             raise ValueError("deadline, since and auto steps are counts (auto: ascending)")
+        object.__setattr__(self, "back", tuple(map(tuple, self.back)))
+        if list(self.back) != sorted(self.back) or \
+                any(step < 0 or not 0 <= seat < len(self.seats) for step, seat in self.back):
+            raise ValueError("back: (step, seat) pairs, ascending")
 
     @property
     def extras(self) -> int:
@@ -172,6 +182,7 @@ class Header:
         flags = _LANG * (self.lang != LANGUAGES[0]) | _HOST * (self.host != 0)
         flags |= _JOINS * any(s.joined for s in self.seats)
         flags |= _CLOCK * bool(self.deadline or self.since) | _AUTO * bool(self.auto)
+        flags |= _BACK * bool(self.back) | _OUTS * any(s.out for s in self.seats)
         return flags | _MEDALS * any(any(s.medals) for s in self.seats)
 
     @property
@@ -286,6 +297,11 @@ def _pack(header: Header, log: list[tuple[int, int]], keys: Keys) -> bytes:
             steps = (0, *header.auto)
             out += _varint(len(header.auto)) + b"".join(
                 _varint(b - a) for a, b in zip(steps, steps[1:]))
+        if flags & _BACK:
+            steps = (0, *(step for step, _ in header.back))
+            out += _varint(len(header.back)) + b"".join(
+                _varint(b - a) + bytes((seat,))
+                for a, b, (_, seat) in zip(steps, steps[1:], header.back))
     out.append(len(header.seats))
     for seat in header.seats:
         name = seat.name.encode("utf-8")
@@ -295,6 +311,8 @@ def _pack(header: Header, log: list[tuple[int, int]], keys: Keys) -> bytes:
         out += b"".join(_varint(s.joined) for s in header.seats)
     if flags & _MEDALS:
         out += b"".join(_varint(n) for s in header.seats for n in s.medals)
+    if flags & _OUTS:
+        out += b"".join(_varint(s.out) for s in header.seats)
     out += header.seed
     count, data = pack_log(log)
     out += _varint(count)
@@ -317,7 +335,7 @@ def _unpack(payload: bytes, keys: Keys | None) -> tuple[Header, LogReader]:
         raise UnknownVersion()
     options = read.varint()
     flags = read.varint() if version == 2 else 0
-    if flags >= _AUTO << 1:
+    if flags >= _OUTS << 1:
         raise UnknownVersion()
     table = {}
     if flags & _LANG:
@@ -335,6 +353,12 @@ def _unpack(payload: bytes, keys: Keys | None) -> tuple[Header, LogReader]:
             step += read.varint()
             auto.append(step)
         table["auto"] = tuple(auto)
+    if flags & _BACK:
+        back, step = [], 0
+        for _ in range(min(read.varint(), len(read.data))):
+            step += read.varint()
+            back.append((step, read.u8()))
+        table["back"] = tuple(back)
     seat_count = read.u8()
     if seat_count > MAX_SEATS:
         raise MalformedLink()
@@ -346,6 +370,7 @@ def _unpack(payload: bytes, keys: Keys | None) -> tuple[Header, LogReader]:
     joined = [read.varint() for _ in seats] if flags & _JOINS else [0] * seat_count
     medals = [(read.varint(), read.varint(), read.varint()) for _ in seats] \
         if flags & _MEDALS else [(0, 0, 0)] * seat_count
+    outs = [read.varint() for _ in seats] if flags & _OUTS else [0] * seat_count
     seed = read.take(SEED_BYTES)
     count = read.varint()
     phone_count = sum(has_phone for *_, has_phone in seats)
@@ -359,7 +384,8 @@ def _unpack(payload: bytes, keys: Keys | None) -> tuple[Header, LogReader]:
     header = Header(
         game=GAMES[game],
         seats=tuple(
-            Seat(name, color, bot, next(phones) if has_phone else None, joined[i], medals[i])
+            Seat(name, color, bot, next(phones) if has_phone else None, joined[i], medals[i],
+                 outs[i])
             for i, (name, color, bot, has_phone) in enumerate(seats)
         ),
         seed=seed,

@@ -124,18 +124,30 @@ class Game:
         """Play the bots' turns from here until a human is to move or the game ends (a table
         of bots plays to the end); returns how many steps they took. Bots claim every re-roll.
         Their choices come from the game's seed and each decision's index, so replaying the
-        link replays them. ``watch`` is called after every step (as in ``Match.replay``)."""
+        link replays them. Players who are away (``away``) are played for as medium bots too,
+        as long as someone else is still playing: their turns are marked as played for them.
+        ``watch`` is called after every step (as in ``Match.replay``)."""
         from app.engine import bots
 
-        seats = self.header.seats
-        return self._play_as_bots(lambda seat: bots.BOT_LEVELS.get(seats[seat].bot), watch)
+        seats, away = self.header.seats, self.away()
+        if not any(not s.bot and i not in away and self._playing(i) for i, s in enumerate(seats)):
+            away = set()  # nobody left to play against: the game waits for its deadline
 
-    def _play_as_bots(self, strength_of, watch=None) -> int:
-        """Play while ``strength_of(seat to move)`` names a bot strength (None: stop)."""
+        def strength_of(seat):
+            return bots.BOT_LEVELS.get(seats[seat].bot) or ("medium" if seat in away else None)
+
+        return self._play_as_bots(strength_of, watch, absent=away)
+
+    def _play_as_bots(self, strength_of, watch=None, absent=()) -> int:
+        """Play while ``strength_of(seat to move)`` names a bot strength (None: stop). The turns
+        of seats in ``absent`` are recorded as played for them (``Header.auto``)."""
         from app.engine import bots
 
-        match, taken = self.match, 0
+        match, taken, mover, auto = self.match, 0, None, list(self.header.auto)
         while match.phase != OVER and (strength := strength_of(match.turn)):
+            if match.turn in absent and match.turn != mover:
+                auto.append(len(match.steps))
+            mover = match.turn
             if match.phase == ROLL:
                 match.roll()
             elif match.phase == CLAIM:
@@ -146,9 +158,11 @@ class Game:
             taken += 1
             if watch:
                 watch(match)
+        if len(auto) > len(self.header.auto):
+            self.header = replace(self.header, auto=tuple(auto))
         return taken
 
-    # -- turn deadlines ------------------------------------------------------------------------
+    # -- turn deadlines and absent players --------------------------------------------------------
 
     def stamped(self, now: float) -> "Game":
         """The same game with this link's turn starting at ``now`` (seconds since 1970, the
@@ -164,9 +178,58 @@ class Game:
             return None
         return (self.header.since + self.header.deadline) * 60.0
 
+    def _playing(self, seat: int) -> bool:
+        """Whether the seat still takes turns (not finished, disqualified or yet to join)."""
+        state = self.state
+        return self.match.phase != OVER and seat not in getattr(state, "placed", ()) and \
+            seat not in getattr(state, "out", ()) and seat not in getattr(state, "waiting", ())
+
+    def missed(self, seat: int) -> int:
+        """How many of the seat's turns in a row, up to now, were played for them (since they
+        last said "I'm back"): a turn counts once a step of it was played for them. A turn in
+        progress that nobody played for them yet doesn't count either way."""
+        if not self.header.auto:
+            return 0
+        back = max((step for step, who in self.header.back if who == seat), default=-1)
+        auto = self.header.auto
+        turns, start = [], 0  # the seat's turns: [start, end) step ranges
+        history = self.match.history
+        for step in range(1, len(history) + 1):
+            if step == len(history) or history[step][1] != history[start][1]:
+                if history[start][1] == seat:
+                    turns.append((start, step))
+                start = step
+        count = 0
+        for start, end in reversed(turns):
+            if end <= back:
+                break
+            if any(start <= a < end for a in auto):
+                count += 1
+            elif end < len(history) or self.match.turn != seat:
+                break  # a turn they played themselves (not one still in progress)
+        return count
+
+    def away(self) -> set[int]:
+        """Parcheesi and Red Arse: the human players who missed two turns in a row and haven't
+        said "I'm back": the server plays every turn of theirs (Ludo disqualifies instead)."""
+        if not self.header.auto or hasattr(self.rules, "disqualify"):
+            return set()
+        return {i for i, s in enumerate(self.header.seats)
+                if not s.bot and self._playing(i) and self.missed(i) >= AWAY_AFTER}
+
+    def come_back(self, seat: int) -> "Game":
+        """The player is back: their turns are theirs to play again (recorded in the link)."""
+        if self.over:
+            raise TurnError(N_("This game is over."))
+        if seat not in self.away():
+            raise TurnError(N_("That player isn't being played for."))
+        header = replace(self.header, back=(*self.header.back, (len(self.match.steps), seat)))
+        return Game(header, self.match, self.keys, self.source)
+
     def play_for_absent(self, now: float, watch=None) -> "Game":
         """After the deadline, the server plays the absent player's turn as a medium bot
-        would, then any bots after it; the link records that turn as played for them."""
+        would, then any bots (and players away) after it; the link records that turn as played
+        for them. Ludo: the third expiry in a row disqualifies the player instead."""
         due = self.due_at()
         if self.over:
             raise TurnError(N_("This game is over."))
@@ -174,11 +237,20 @@ class Game:
             raise TurnError(N_("This game has no turn deadline."))
         if now < due:
             raise TurnError(N_("The player still has time for this turn."))
-        seat, start = self.match.turn, len(self.match.steps)
-        self._play_as_bots(lambda turn: "medium" if turn == seat else None, watch)
+        seat = self.match.turn
+        if hasattr(self.rules, "disqualify") and self.missed(seat) + 1 >= DISQUALIFY_AFTER:
+            self._disqualify(seat)
+        else:
+            self._play_as_bots(lambda turn: "medium" if turn == seat else None, watch, {seat})
         self.play_bots(watch)
-        header = replace(self.header, auto=(*self.header.auto, start), since=int(now // 60))
-        return Game(header, self.match, self.keys, self.source)
+        return Game(replace(self.header, since=int(now // 60)), self.match, self.keys,
+                    self.source)
+
+    def _disqualify(self, seat: int) -> None:
+        seats = list(self.header.seats)
+        seats[seat] = replace(seats[seat], out=len(self.match.steps))
+        self.header = replace(self.header, seats=tuple(seats))
+        self.match.disqualify(seat)
 
     def claim_ticket(self, now: float) -> str:
         """The ticket for claiming the re-roll at this claim point, issued at ``now``."""
@@ -262,8 +334,8 @@ class Game:
                     any(s.color >= len(rules.board.color_names) for s in self.header.seats):
                 raise TurnError(N_("The new table must seat everyone at this one, in their "
                                    "colors."))
-        won = medals(self.state.placed, len(self.header.seats))
-        seats = [replace(s, joined=0, medals=tuple(a + b for a, b in zip(s.medals, won[i])))
+        won = medals(self.state.placed, len(self.header.seats), getattr(self.state, "out", ()))
+        seats = [replace(s, joined=0, out=0, medals=tuple(a + b for a, b in zip(s.medals, won[i])))
                  for i, s in enumerate(self.header.seats)]
         game = Game.new(self.header.game, seats, self.keys, seed, options)
         return Game(replace(game.header, lang=self.header.lang, host=self.header.host),
@@ -273,8 +345,8 @@ class Game:
         """The same game with changed seat details (names, phones); colors can't change."""
         if [s.color for s in seats] != [s.color for s in self.header.seats]:
             raise ValueError("seats keep their colors")
-        # When they joined and the medals they won are the table's record, not the page's.
-        seats = [replace(new, joined=old.joined, medals=old.medals)
+        # When they joined or went out and their medals are the table's record, not the page's.
+        seats = [replace(new, joined=old.joined, out=old.out, medals=old.medals)
                  for new, old in zip(seats, self.header.seats)]
         return Game(replace(self.header, seats=tuple(seats)), self.match, self.keys, self.source,
                     self.turn_steps)
@@ -294,7 +366,10 @@ def new_match(header: Header, secret: bytes) -> Match:
         joined = tuple(s.joined for s in header.seats)
         if any(joined) and not hasattr(rules, "join"):
             raise ValueError("this game takes no players once it has started")
-        return Match(rules, tuple(s.color for s in header.seats), Dice(secret).die, joined)
+        out = tuple(s.out for s in header.seats)
+        if any(out) and not hasattr(rules, "disqualify"):
+            raise ValueError("this game disqualifies nobody")
+        return Match(rules, tuple(s.color for s in header.seats), Dice(secret).die, joined, out)
     except ValueError:  # seats the rules refuse (count, colors): signed, but not a game
         raise link.MalformedLink() from None
 
@@ -310,17 +385,25 @@ def replay(header: Header, reader, secret: bytes, watch=None) -> Match:
     return match
 
 
-def medals(placed: tuple[int, ...], seats: int) -> list[tuple[int, int, int]]:
+def medals(placed: tuple[int, ...], seats: int, out=()) -> list[tuple[int, int, int]]:
     """Each seat's (gold, silver, bronze) from a finished game's placings: places 1 to 3, never
-    the last place (two players: gold only); seats not placed win none (DECISIONS, Ludo 7).
+    the last place (two players: gold only); seats not placed and the disqualified (``out``)
+    win none, and the last place is the last of those who weren't (DECISIONS, Ludo 7).
 
     >>> medals((2, 0, 1), 4)
     [(0, 1, 0), (0, 0, 0), (1, 0, 0), (0, 0, 0)]
+    >>> medals((2, 0, 3, 1), 4, out=(1, 3))
+    [(0, 0, 0), (0, 0, 0), (1, 0, 0), (0, 0, 0)]
     """
     won = [(0, 0, 0)] * seats
+    placed = [seat for seat in placed if seat not in out]
     for place, seat in enumerate(placed[: min(3, len(placed) - 1)]):
         won[seat] = tuple(int(place == k) for k in range(3))
     return won
+
+
+AWAY_AFTER = 2  # Parcheesi and Red Arse: turns missed in a row before every turn is played for them
+DISQUALIFY_AFTER = 3  # Ludo: expired turns in a row that disqualify
 
 
 def simulation_seed(seed: int | str, number: int) -> bytes:

@@ -450,9 +450,21 @@ def test_extras_that_say_nothing_or_more_than_we_know_are_refused():
     with pytest.raises(MalformedLink):
         decode(signed(b"\x02" + plain[1:4] + b"\x00" + plain[4:]), KEYS)
     with pytest.raises(UnknownVersion):
-        decode(signed(b"\x02" + plain[1:4] + b"\x40" + plain[4:]), KEYS)
+        decode(signed(b"\x02" + plain[1:4] + b"\x80\x02" + plain[4:]), KEYS)  # flag 256
     with pytest.raises(UnknownVersion):  # a language this version doesn't know
         decode(signed(b"\x02" + plain[1:4] + b"\x01\x07" + plain[4:]), KEYS)
+
+
+def test_players_back_from_being_auto_played_and_disqualifications_round_trip():
+    made = header(Seat("Ana", 0, out=30), Seat("Bo", 1), Seat("Cy", 2, out=52),
+                  game="ludo", back=((17, 1), (17, 2), (90, 0)))
+    read, _ = decode(encode(made, [(1, 2)], KEYS), KEYS)
+    assert read.back == ((17, 1), (17, 2), (90, 0))
+    assert [s.out for s in read.seats] == [30, 0, 52]
+    with pytest.raises(ValueError):  # a seat that isn't at the table
+        header(back=((3, 5),))
+    with pytest.raises(ValueError):
+        header(back=((9, 0), (3, 1)))
 
 
 def test_the_host_is_one_of_the_seats_and_the_language_one_we_speak():

@@ -98,21 +98,25 @@ class Match:
     ``die(i)`` gives the i-th die of this game (``app.engine.dice.Dice.die``); the match consumes
     dice in order, so the same log always meets the same dice. ``joined`` gives, per seat, the
     step at which it joined a game in progress (0: it played from the start); only rule sets
-    with a ``join`` take such seats.
+    with a ``join`` take such seats. ``out`` gives, per seat, the step at which it was
+    disqualified (0: never); only rule sets with a ``disqualify`` do that.
     """
 
     def __init__(self, rules, colors: tuple[int, ...], die: Callable[[int], int],
-                 joined: tuple[int, ...] = ()):
+                 joined: tuple[int, ...] = (), out: tuple[int, ...] = ()):
         self.rules = rules
         self.die = die
         joined = joined or (0,) * len(colors)
         founders = [seat for seat, step in enumerate(joined) if not step]
         first, self.next_die, self.start_rounds = first_player(founders, rules.dice_count, die)
-        # Seats still to come: (step, seat), in the order they join.
-        self._joins = sorted((step, seat) for seat, step in enumerate(joined) if step)
-        if self._joins:
+        # What happens to seats between steps: (step, seat, action), in order: joining (before
+        # the disqualifications of the same step) and disqualification.
+        joins = [(step, seat) for seat, step in enumerate(joined) if step]
+        self._schedule = sorted([(step, 0, seat) for step, seat in joins] +
+                                [(step, 1, seat) for seat, step in enumerate(out) if step])
+        if joins:
             self.state = rules.initial(tuple(colors), first,
-                                       waiting=frozenset(seat for _, seat in self._joins))
+                                       waiting=frozenset(seat for _, seat in joins))
         else:
             self.state = rules.initial(tuple(colors), first)
         self.steps: list[tuple[int, int]] = []
@@ -149,7 +153,7 @@ class Match:
         self.rules.roll(self.state, dice)
         self._moves = None
         self.steps.append((0, 1))
-        if self._joins:
+        if self._schedule:
             self._admit()
         return dice
 
@@ -166,7 +170,7 @@ class Match:
         self.rules.play(self.state, move)
         self._moves = None
         self.steps.append((index, len(moves)))
-        if self._joins:
+        if self._schedule:
             self._admit()
         return move
 
@@ -177,14 +181,20 @@ class Match:
         self.history.append(("claim" if taken else "miss", self.state.turn, None))
         self.rules.claim(self.state, taken)
         self.steps.append((0 if taken else 1, 2))
-        if self._joins:
+        if self._schedule:
             self._admit()
 
+    def disqualify(self, seat: int) -> None:
+        """Disqualify a seat now (rule sets with a ``disqualify``); the link records the step."""
+        self.rules.disqualify(self.state, seat)
+        self._moves = None
+
     def _admit(self) -> None:
-        """Seat the players who joined once the game had reached this many steps."""
-        while self._joins and self._joins[0][0] <= len(self.steps):
-            _, seat = self._joins.pop(0)
-            self.rules.join(self.state, seat)
+        """Seat the players who joined, and disqualify those who went out, once the game had
+        reached this many steps."""
+        while self._schedule and self._schedule[0][0] <= len(self.steps):
+            _, action, seat = self._schedule.pop(0)
+            (self.rules.disqualify if action else self.rules.join)(self.state, seat)
             self._moves = None
 
     def step(self, index: int = 0):

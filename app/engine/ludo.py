@@ -27,15 +27,17 @@ _move = tuple.__new__  # builds a Move without NamedTuple's keyword handling: ho
 
 class State:
     """A Ludo position: ``pos[seat][piece]`` is a progress; ``placed`` lists the seats that
-    finished, in order (the last one left is added when the game ends); ``waiting`` the seats
-    whose players join later (they don't play until then)."""
+    finished, in order (when the game ends, the last one left and then the disqualified, the
+    first disqualified last, are added); ``waiting`` the seats whose players join later (they
+    don't play until then); ``out`` the disqualified seats, in the order they went out."""
 
-    __slots__ = ("colors", "pos", "turn", "phase", "die", "placed", "waiting", "moves")
+    __slots__ = ("colors", "pos", "turn", "phase", "die", "placed", "waiting", "out", "moves")
 
     def copy(self) -> "State":
         other = State.__new__(State)
         other.colors, other.turn, other.phase = self.colors, self.turn, self.phase
         other.die, other.placed, other.waiting = self.die, self.placed, self.waiting
+        other.out = self.out
         other.pos = [p[:] for p in self.pos]
         other.moves = None
         return other
@@ -46,7 +48,7 @@ class State:
 
     def key(self):
         return (self.colors, tuple(map(tuple, self.pos)), self.turn, self.phase, self.die,
-                self.placed, self.waiting)
+                self.placed, self.waiting, self.out)
 
     def __eq__(self, other):
         return isinstance(other, State) and self.key() == other.key()
@@ -113,11 +115,11 @@ class Ludo(OneDie):
         return self._state(colors, [[HOME] * 4 for _ in colors], first, ROLL, 0, (), waiting)
 
     @staticmethod
-    def _state(colors, pos, turn, phase, die, placed, waiting=frozenset()) -> State:
+    def _state(colors, pos, turn, phase, die, placed, waiting=frozenset(), out=()) -> State:
         state = State()
         state.colors, state.pos, state.turn, state.phase = tuple(colors), pos, turn, phase
         state.die, state.placed, state.moves = die, tuple(placed), None
-        state.waiting = frozenset(waiting)
+        state.waiting, state.out = frozenset(waiting), tuple(out)
         return state
 
     def join(self, state: State, seat: int) -> None:
@@ -126,6 +128,29 @@ class Ludo(OneDie):
         if seat not in state.waiting or state.phase == OVER:
             raise IllegalMove("that seat can't join now")
         state.waiting = state.waiting - {seat}
+
+    def disqualify(self, state: State, seat: int) -> None:
+        """Three expired turns in a row: the player's pieces leave the board and they rank
+        below everyone still playing (DECISIONS, Ludo 5). If one player is left, the game ends."""
+        if state.phase == OVER or seat in state.placed or seat in state.out or \
+                seat in state.waiting:
+            raise IllegalMove("that seat can't be disqualified now")
+        state.pos[seat] = [HOME] * 4
+        state.out += (seat,)
+        if not self._finish_if_alone(state) and state.turn == seat:
+            self._end_move(state, False)
+
+    def _finish_if_alone(self, state: State) -> bool:
+        """End the game when one player is left: they take the next place, then the
+        disqualified, the first of them last."""
+        active = [s for s in range(len(state.colors))
+                  if s not in state.placed and s not in state.waiting and s not in state.out]
+        if len(active) > 1:
+            return False
+        state.placed += (*active, *reversed(state.out))
+        state.phase, state.die, state.moves = OVER, 0, None
+        state.turn = state.placed[0]  # as the notation writes a finished game
+        return True
 
     # -- chance node ----------------------------------------------------------------------------
 
@@ -136,7 +161,7 @@ class Ludo(OneDie):
             return
         seats = len(state.colors)
         turn = (state.turn + 1) % seats
-        while turn in state.placed or turn in state.waiting:
+        while turn in state.placed or turn in state.waiting or turn in state.out:
             turn = (turn + 1) % seats
         state.turn = turn
 
@@ -176,14 +201,8 @@ class Ludo(OneDie):
         if q == self.goal:
             if pieces.count(q) == 4:  # the four are in: placed, no extra roll
                 state.placed += (seat,)
-                active = [s for s in range(len(state.colors))
-                          if s not in state.placed and s not in state.waiting]
-                if len(active) == 1:
-                    state.placed += (active[0],)
-                    state.phase, state.die, state.moves = OVER, 0, None
-                    state.turn = state.placed[0]  # as the notation writes a finished game
-                    return
-                self._end_move(state, False)
+                if not self._finish_if_alone(state):
+                    self._end_move(state, False)
                 return
             again = True
         elif q <= self.last:
@@ -227,6 +246,8 @@ class Ludo(OneDie):
         if state.waiting:
             fields.append("waiting:" + ",".join(letters[state.colors[s]]
                                                 for s in sorted(state.waiting)))
+        if state.out:
+            fields.append("out:" + ",".join(letters[state.colors[s]] for s in state.out))
         return " ".join(fields)
 
     def parse(self, text: str) -> State:
@@ -234,11 +255,11 @@ class Ludo(OneDie):
         fields = text.split()
         if len(fields) < 4 or fields[0] != self.name + ("6" if self.capacity > 4 else ""):
             raise ValueError("expected: ludo[6] <seats> <to move> <die|roll|over> [placed:..] "
-                             "[waiting:..]")
+                             "[waiting:..] [out:..]")
         letters = self.board.colors.lower()
         colors, pos = read_seats(fields[1], letters, self._progress, "pieces")
         turn = colors.index(letters.index(fields[2]))
-        placed, waiting = (), frozenset()
+        placed, waiting, out = (), frozenset(), ()
         for extra in fields[4:]:
             name, _, values = extra.partition(":")
             seats = tuple(colors.index(letters.index(x)) for x in values.split(","))
@@ -246,6 +267,8 @@ class Ludo(OneDie):
                 placed = seats
             elif name == "waiting":
                 waiting = frozenset(seats)
+            elif name == "out":
+                out = seats
             else:
                 raise ValueError(f"unknown field {extra!r}")
         phase, die = fields[3], 0
@@ -255,7 +278,7 @@ class Ludo(OneDie):
             phase, die = MOVE, int(phase)
             if not 1 <= die <= 6:
                 raise ValueError("a die shows 1 to 6")
-        return self._state(colors, pos, turn, phase, die, placed, waiting)
+        return self._state(colors, pos, turn, phase, die, placed, waiting, out)
 
     def describe(self, state: State, move: Move) -> str:
         return self.move_text(state.colors[state.turn], move)

@@ -84,8 +84,10 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
     state = match.state
     seat = state.turn if match.phase != OVER else state.winner
     names = rules.board.color_names
+    away = game.away()
     # This game's medals (Ludo, once it is over); the seats' "medals" are earlier games'.
-    won = medals(state.placed, len(header.seats)) if match.phase == OVER and \
+    out = getattr(state, "out", ())
+    won = medals(state.placed, len(header.seats), out) if match.phase == OVER and \
         hasattr(state, "placed") else [(0, 0, 0)] * len(header.seats)
     view = {
         "game": header.game,
@@ -105,7 +107,8 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
             {"seat": i, "name": s.name, "color": names[s.color], "bot": s.bot,
              "strength": BOT_LEVELS.get(s.bot),
              "has_phone": s.phone is not None, "medals": list(s.medals), "won": list(won[i]),
-             "waiting": i in getattr(state, "waiting", ())}
+             "waiting": i in getattr(state, "waiting", ()), "out": i in out,
+             "away": i in away, "missed": game.missed(i) if header.deadline else 0}
             for i, s in enumerate(header.seats)
         ],
         "host": header.host,
