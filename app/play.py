@@ -388,17 +388,17 @@ def replay(header: Header, reader, secret: bytes, watch=None) -> Match:
 def medals(placed: tuple[int, ...], seats: int, out=()) -> list[tuple[int, int, int]]:
     """Each seat's (gold, silver, bronze) from a finished game's placings: places 1 to 3, never
     the last place (two players: gold only); seats not placed and the disqualified (``out``)
-    win none, and the last place is the last of those who weren't (DECISIONS, Ludo 7).
+    win none (DECISIONS, Ludo 7).
 
     >>> medals((2, 0, 1), 4)
     [(0, 1, 0), (0, 0, 0), (1, 0, 0), (0, 0, 0)]
     >>> medals((2, 0, 3, 1), 4, out=(1, 3))
-    [(0, 0, 0), (0, 0, 0), (1, 0, 0), (0, 0, 0)]
+    [(0, 1, 0), (0, 0, 0), (1, 0, 0), (0, 0, 0)]
     """
     won = [(0, 0, 0)] * seats
-    placed = [seat for seat in placed if seat not in out]
     for place, seat in enumerate(placed[: min(3, len(placed) - 1)]):
-        won[seat] = tuple(int(place == k) for k in range(3))
+        if seat not in out:
+            won[seat] = tuple(int(place == k) for k in range(3))
     return won
 
 

@@ -157,22 +157,46 @@ def results_message(winner: str, host: str, url: str, game_title: str,
     return translate(text, lang)
 
 
-def played_for_you_message(name: str, url: str, lang: str = "en") -> str:
+def played_for_you_message(name: str, url: str, lang: str = "en", away: bool = False) -> str:
     """The text telling an absent player their turn was played for them after its deadline,
-    with the game's new link; cleaned and GSM-7 like ``turn_message``.
+    with the game's new link; ``away``: it was their second in a row, so every turn of theirs
+    is played until they tap "I'm back". Cleaned and GSM-7 like ``turn_message``.
 
     >>> played_for_you_message("Ben", "https://b.example/g/x")
     'Ben, your turn in Boardpass was played for you: https://b.example/g/x'
     >>> played_for_you_message("\U0001f600", "https://b.example/g/x")
     'Your turn in Boardpass was played for you: https://b.example/g/x'
+    >>> played_for_you_message("Ben", "https://b.example/g/x", away=True)
+    "Ben, you missed two turns in Boardpass: we play yours until you tap I'm back: https://b.example/g/x"
     """
     link = _clean_url(url)
     who = _clean_text(name, NAME_CHARS)
-    if who:
+    if away:
+        text = Text("%(who)s, you missed two turns in Boardpass: we play yours until you tap "
+                    "I'm back: %(link)s", who=who, link=link) if who else \
+            Text("You missed two turns in Boardpass: we play yours until you tap I'm back: "
+                 "%(link)s", link=link)
+    elif who:
         text = Text("%(who)s, your turn in Boardpass was played for you: %(link)s", who=who,
                     link=link)
     else:
         text = Text("Your turn in Boardpass was played for you: %(link)s", link=link)
+    return translate(text, lang)
+
+
+def back_message(name: str, next_name: str, url: str, lang: str = "en") -> str:
+    """The text that gives the player to move the game's newest link after a player came back
+    (the link they hold no longer has it). Cleaned and GSM-7 like ``turn_message``.
+
+    >>> back_message("Ana", "Ben", "https://b.example/g/x")
+    'Ana is back in Boardpass. Ben, play on with this link: https://b.example/g/x'
+    """
+    link = _clean_url(url)
+    who = _clean_text(name, NAME_CHARS) or translate(N_("A player"), lang)
+    to = _clean_text(next_name, NAME_CHARS)
+    text = Text("%(who)s is back in Boardpass. %(to)s, play on with this link: %(link)s",
+                who=who, to=to, link=link) if to else \
+        Text("%(who)s is back in Boardpass. Play on with this link: %(link)s", who=who, link=link)
     return translate(text, lang)
 
 

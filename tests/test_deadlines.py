@@ -87,7 +87,8 @@ def test_play_it_for_them_only_after_the_deadline(client):
     assert header(played["token"]).since == int((due + 90) // 60)
     assert played["message"]["to"] == played["seats"][played["turn"]]["name"]
     assert played["message"]["text"].startswith(f"{name} moved.")
-    assert played["absent"] == {"seat": absent, "name": name, "texted": None}
+    assert played["absent"] == {"seat": absent, "name": name, "texted": None,
+                                "disqualified": False}
     # The next player's link tells of it too (their replay starts before the absent turn).
     later = client.get(f"/api/games/{played['token']}").json
     assert any(e.get("auto") for e in later["replay"]["events"])
@@ -189,3 +190,105 @@ def test_the_new_game_form_sets_the_deadline_but_not_for_one_device(client):
     assert header(token).deadline == 0
     refused = client.post("/new", data={**FORM, "deadline": "999"})
     assert refused.status_code == 400 and b"deadline_hours" in refused.data
+
+
+# -- players away (Parcheesi, Red Arse) and disqualified (Ludo) -------------------------------------
+
+def table(client, game: str, names, minutes: int = 60, seed: bytes = bytes(8)) -> dict:
+    """A game of humans with a deadline of ``minutes``, its first turn begun at T0 (Red Arse:
+    re-rolls rolled for the player, no claim window)."""
+    from app.engine.red_arse_settings import options_for
+
+    options = options_for(off=("claim",)) if game == "red-arse" else 0
+    played = Game.new(game, [link.Seat(n, c) for c, n in enumerate(names)], KEYS, seed=seed,
+                      options=options)
+    token = link.encode(replace(played.header, deadline=minutes, since=int(T0 // 60)),
+                        played.match.steps, KEYS)
+    return client.get(f"/api/games/{token}").json
+
+
+def play_own_turn(client, view) -> dict:
+    from test_api import play_until_turn_over
+
+    at(client, view["deadline"]["due_at"] - 60)  # in time
+    steps, _ = play_until_turn_over(client, view)
+    response = client.post(f"/api/games/{view['token']}/turn",
+                           json={"seat": view["turn"], "steps": steps})
+    assert response.status_code == 200, response.json
+    return response.json
+
+
+def miss_turn(client, view) -> dict:
+    at(client, view["deadline"]["due_at"] + 60)
+    response = client.post(f"/api/games/{view['token']}/absent", json={})
+    assert response.status_code == 200, response.json
+    return response.json
+
+
+def until_turn_of(client, view, seat: int) -> dict:
+    """The others play their own turns until ``seat`` is to move."""
+    while view["turn"] != seat:
+        view = play_own_turn(client, view)
+    return view
+
+
+@pytest.mark.parametrize("game", ["parcheesi", "red-arse"])
+def test_two_missed_turns_make_a_player_away_until_they_say_they_are_back(client, twilio, game):
+    view = table(client, game, ["Ana", "Ben", "Cleo"])
+    absent = view["turn"]
+    name = view["seats"][absent]["name"]
+    view = miss_turn(client, view)
+    assert view["seats"][absent]["missed"] == 1 and not view["seats"][absent]["away"]
+    view = miss_turn(client, until_turn_of(client, view, absent))
+    assert view["seats"][absent]["away"] and view["seats"][absent]["missed"] == 2
+    # Away: their turns are played at once, as the others' turns are sent.
+    for _ in range(4):
+        assert view["turn"] != absent
+        view = play_own_turn(client, view)
+    events = [e for e in view["replay"]["events"] if e["seat"] == absent]
+    assert events and all(e["auto"] for e in events)
+    # Only an away player can come back; then the link reaches them again.
+    other = next(s for s in range(3) if s != absent)
+    assert client.post(f"/api/games/{view['token']}/back", json={"seat": other}).status_code == 422
+    back = client.post(f"/api/games/{view['token']}/back", json={"seat": absent})
+    assert back.status_code == 200, back.json
+    back = back.json
+    assert not back["seats"][absent]["away"] and back["steps"] == view["steps"]
+    to = back["seats"][back["turn"]]["name"]
+    assert back["message"]["text"] == \
+        f"{name} is back in Boardpass. {to}, play on with this link: {back['url']}"
+    view = until_turn_of(client, back, absent)
+    assert view["turn"] == absent and not view["seats"][absent]["away"]
+
+
+def test_nobody_is_played_for_when_every_human_is_away(client):
+    view = table(client, "parcheesi", ["Ana", "Ben"])
+    for _ in range(4):
+        view = miss_turn(client, view)
+    assert all(s["away"] for s in view["seats"])
+    assert view["phase"] == "roll"  # the game waits at someone's turn: it doesn't play itself out
+
+
+def test_ludo_disqualifies_after_three_expiries_in_a_row_and_ranks_them_last(client):
+    view = table(client, "ludo", ["Ana", "Ben", "Cleo"])
+    first = view["turn"]
+    second = (first + 1) % 3
+    # Two expiries, then a turn in time: the count starts again.
+    for _ in range(2):
+        view = until_turn_of(client, miss_turn(client, view), first)
+    view = until_turn_of(client, play_own_turn(client, view), first)
+    for expiry in (1, 2, 3):
+        view = miss_turn(client, view)
+        assert view["absent"]["disqualified"] == (expiry == 3)
+        if expiry < 3:
+            view = until_turn_of(client, view, first)
+    assert view["seats"][first]["out"] and view["pieces"][first] == [-1] * 4
+    assert view["phase"] != "over" and view["turn"] != first
+    # The second to go out ends the game: the one left wins, the first disqualified is last.
+    view = until_turn_of(client, view, second)
+    for _ in range(3):
+        view = miss_turn(client, until_turn_of(client, view, second))
+    third = 3 - first - second
+    assert view["phase"] == "over" and view["placed"] == [third, second, first]
+    assert [s["won"] for s in view["seats"]] == \
+        [[1, 0, 0] if i == third else [0, 0, 0] for i in range(3)]

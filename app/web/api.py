@@ -518,10 +518,34 @@ def absent(token):
     body["message"] = _send(played, name, url, deliver=not back and _may_text(played, known))
     absent_phone = played.header.seats[seat].phone
     texted = None
-    if absent_phone and current_app.config.get("PUBLIC_URL"):
-        text = sms.played_for_you_message(name, url, played.header.lang)
+    out = bool(played.header.seats[seat].out)  # Ludo: the third expiry in a row
+    if absent_phone and current_app.config.get("PUBLIC_URL") and not out:
+        text = sms.played_for_you_message(name, url, played.header.lang,
+                                          away=seat in played.away())
         texted = sms.deliver(absent_phone, text).status
-    body["absent"] = {"seat": seat, "name": name, "texted": texted}
+    body["absent"] = {"seat": seat, "name": name, "texted": texted, "disqualified": out}
+    return jsonify(body)
+
+
+@bp.post("/games/<token>/back")
+def come_back(token):
+    """A player who was being played for (two turns missed in a row, Parcheesi and Red Arse)
+    is back (``{"seat": n}``): the same position, their turns theirs again, as a new link.
+    The player to move holds the older link, so the new one is texted to them (or ``message``
+    says how to send it)."""
+    seat = _seat_number(_json())
+    played, _ = load(token, _keys())
+    i18n.use_table_lang(played.header.lang)
+    if not 0 <= seat < len(played.header.seats):
+        raise BadRequest(message("no_seat"))
+    known = {s.phone for s in played.header.seats}
+    played = played.come_back(seat)
+    next_token = played.token()
+    url = game_url(next_token)
+    body = _with_link(game_view(played, next_token, lang=i18n.page_lang()), next_token)
+    to = played.header.seats[played.match.turn]
+    text = sms.back_message(played.header.seats[seat].name, to.name, url, played.header.lang)
+    body["message"] = _text_to(to, text, seat != played.match.turn and _may_text(played, known))
     return jsonify(body)
 
 
@@ -708,10 +732,12 @@ def _send(played: Game, mover: str | None, url: str, deliver: bool = True) -> di
     to = played.header.seats[played.match.turn]
     text = sms.turn_message(mover, to.name, url, TITLES[played.header.game],
                             played.header.lang)
-    if deliver and to.phone:
-        delivery = sms.deliver(to.phone, text)
-    else:
-        delivery = sms.Delivery("not-sent")
+    return _text_to(to, text, deliver)
+
+
+def _text_to(to: Seat, text: str, deliver: bool) -> dict:
+    """Text ``to`` (when ``deliver`` and their number is known), or say how to send it."""
+    delivery = sms.deliver(to.phone, text) if deliver and to.phone else sms.Delivery("not-sent")
     return {
         "to": to.name,
         "text": text,

@@ -178,13 +178,15 @@ def play_bots(game: Game) -> Recorder:
 
 def simulated_ending(game: Game) -> bool:
     """A Ludo game whose end the bots played out alone: every human had finished (none is the
-    one left in last place) and the game ended on a bot's move."""
-    placed = getattr(game.state, "placed", ())
+    one left in last place) or was disqualified, and the game ended on a bot's move."""
+    state = game.state
+    placed, out = getattr(state, "placed", ()), getattr(state, "out", ())
     history, seats = game.match.history, game.header.seats
     if game.match.phase != OVER or not placed or not history:
         return False
-    humans = [i for i, s in enumerate(seats) if not s.bot]
-    return bool(seats[history[-1][1]].bot) and all(i in placed[:-1] for i in humans)
+    gone = set(placed[: len(placed) - len(out) - 1]) | set(out)
+    return bool(seats[history[-1][1]].bot) and \
+        all(i in gone for i, s in enumerate(seats) if not s.bot)
 
 
 def _pool(state) -> list[int]:
