@@ -15,8 +15,10 @@ The bots never see the game's future dice: the hard bot's look-ahead rolls its o
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
+import weakref
 
 from .core import MOVE, OVER, ROLL, CLAIM
 
@@ -35,100 +37,155 @@ def decision_seed(seed: bytes, index: int, salt: str = "bot") -> int:
 
 def evaluate(rules, state, seat: int, danger: float = 0.45) -> float:
     """How good ``state`` is for ``seat``: its score less its rivals' (mostly the best one's;
-    scores: see ``_scores``, ``danger`` the share of a piece's worth a rival's reach costs).
+    scores: see ``_Scorer``, ``danger`` the share of a piece's worth a rival's reach costs).
     Finished games score +-100."""
     if state.phase == OVER:
         placed = getattr(state, "placed", None)
         winner = placed[0] if placed else state.winner
         return 100.0 if winner == seat else -100.0
-    scores = _SCORERS[rules.name](rules, state, danger)
+    return _weigh(_scorer(rules, danger).scores(state.colors, state.pos), seat)
+
+
+def _weigh(scores: list[float], seat: int) -> float:
     rivals = [s for i, s in enumerate(scores) if i != seat]
     return scores[seat] - max(rivals) * 0.6 - sum(rivals) / len(rivals) * 0.4
 
 
-# Scores: each seat's progress (0 at the start, about 5 with every piece home) less the share
-# ``danger`` of the worth of its pieces within a rival's reach.
+class _Scorer:
+    """Each seat's score: its progress (0 at the start, about 5 with every piece home) less the
+    share ``danger`` of the worth of its pieces within a rival's reach.
 
-def _race_scores(rules, state, danger: float, home: int, last: int, reach: int,
-                 safe_cell) -> list[float]:
-    """Parcheesi and Ludo: progress counts from the nest (-1) to ``home``; a piece on the track
-    is in danger when a rival piece stands 1 to ``reach`` squares behind it, off a safe square."""
-    cells = rules.cell
-    track = rules.board.track
-    occupied: dict[int, list[int]] = {}
-    for seat, pieces in enumerate(state.pos):
-        color = state.colors[seat]
+    - Parcheesi and Ludo: progress counts from the nest (-1) to Home, a piece's worth
+      ``(p + 10) / (home + 10)`` (+0.08 on its home path), 1.25 once Home; a piece on the track
+      is in danger when a rival piece stands 1 to ``reach`` squares behind it (10 in Parcheesi,
+      6 in Ludo), off a safe square.
+    - Red Arse: progress from the start hole round to the home column, worth
+      ``(holes from the start + 8) / (track + 8)``, 0.55 in the center, 1.2 + 0.05 a slot in
+      its own home column (0.5 in a rival's); a marble on the track is in danger when a rival
+      marble is 1 to 6 holes behind it, or 4 ahead (a backward 4).
+
+    Everything a piece can contribute is worked out once per board, per color and place: the
+    worth it adds, what danger takes off, the track holes from which a rival threatens it (a
+    bitmask) and the hole it stands on (a bit). A score is then a few table look-ups per piece,
+    with the very same floating-point operations, in the same order, as the plain formulas.
+    Tables are indexed by the place itself: the last entry is the nest/base (place -1).
+    """
+
+    def __init__(self, rules, danger: float):
+        self.add, self.cost, self.near, self.bit = [], [], [], []
+        for color in range(len(rules.board.color_names)):
+            add, cost, near, bit = self._tables(rules, color, danger)
+            self.add.append(add)
+            self.cost.append(cost)
+            self.near.append(near)
+            self.bit.append(bit)
+
+    @staticmethod
+    def _tables(rules, color: int, danger: float):
+        if rules.name == "red-arse":
+            return _ring_tables(rules, color, danger)
+        if rules.name == "parcheesi":
+            return _race_tables(rules, color, danger, rules.home, rules.board.last, 10,
+                                rules.board.safe.__contains__)
+        return _race_tables(rules, color, danger, rules.goal, rules.last, 6,
+                            rules.safe.__getitem__)
+
+    def scores(self, colors, pos) -> list[float]:
+        marks = [self.mark(colors[seat], pieces) for seat, pieces in enumerate(pos)]
+        return [self.score(colors[seat], pieces, _threat(marks, seat))
+                for seat, pieces in enumerate(pos)]
+
+    def mark(self, color: int, pieces) -> int:
+        """The track holes ``pieces`` stand on, as a bitmask."""
+        bit = self.bit[color]
+        mark = 0
         for p in pieces:
-            if 0 <= p <= last:
-                occupied.setdefault(cells[color][p + 1], []).append(seat)
-    scores = []
-    for seat, pieces in enumerate(state.pos):
-        color = state.colors[seat]
+            mark |= bit[p]
+        return mark
+
+    def reach(self, color: int, pieces) -> int:
+        """The holes from which a rival would threaten any of ``pieces``, as a bitmask."""
+        near = self.near[color]
+        mask = 0
+        for p in pieces:
+            mask |= near[p]
+        return mask
+
+    def score(self, color: int, pieces, threat: int) -> float:
+        """One seat's score, ``threat`` the holes its rivals stand on."""
+        add, cost, near = self.add[color], self.cost[color], self.near[color]
         score = 0.0
         for p in pieces:
-            if p < 0:
-                continue
-            if p >= home:
-                score += 1.25
-                continue
-            worth = (p + 10) / (home + 10)
-            score += worth + (0.08 if p > last else 0.0)
-            if p <= last:
-                cell = cells[color][p + 1]
-                if not safe_cell(cell):
-                    for back in range(1, reach + 1):
-                        behind = (cell - back - 1) % track + 1
-                        if any(other != seat for other in occupied.get(behind, ())):
-                            score -= danger * worth
-                            break
-        scores.append(score)
-    return scores
+            worth = add[p]
+            if worth:
+                score += worth
+                if near[p] & threat:
+                    score -= cost[p]
+        return score
 
 
-def _parcheesi_scores(rules, state, danger: float) -> list[float]:
-    safe = rules.board.safe
-    return _race_scores(rules, state, danger, rules.home, rules.board.last, 10,
-                        safe.__contains__)
+def _threat(marks: list[int], seat: int) -> int:
+    """The holes the rivals of ``seat`` stand on, from every seat's ``marks``."""
+    threat = 0
+    for other, mark in enumerate(marks):
+        if other != seat:
+            threat |= mark
+    return threat
 
 
-def _ludo_scores(rules, state, danger: float) -> list[float]:
-    safe = rules.safe
-    return _race_scores(rules, state, danger, rules.goal, rules.last, 6, safe.__getitem__)
+def _race_tables(rules, color: int, danger: float, home: int, last: int, reach: int, safe_cell):
+    cells, track = rules.cell[color], rules.board.track
+    add, cost, near, bit = [], [], [], []
+    for p in range(home + 1):
+        worth = (p + 10) / (home + 10)
+        if p >= home:
+            add.append(1.25), cost.append(0.0), near.append(0), bit.append(0)
+            continue
+        add.append(worth + (0.08 if p > last else 0.0))
+        cost.append(danger * worth)
+        if p <= last:
+            cell = cells[p + 1]
+            bit.append(1 << cell)
+            near.append(0 if safe_cell(cell) else
+                        sum(1 << (cell - back - 1) % track + 1 for back in range(1, reach + 1)))
+        else:
+            near.append(0), bit.append(0)
+    return add + [0.0], cost + [0.0], near + [0], bit + [0]
 
 
-def _red_arse_scores(rules, state, danger: float) -> list[float]:
-    """Red Arse: progress from the start hole round to the home column; a marble is in danger
-    when a rival marble is 1 to 6 holes behind it, or 4 ahead (a backward 4)."""
+def _ring_tables(rules, color: int, danger: float):
     board = rules.board
-    track = board.track
-    at = state.at
-    scores = []
-    for seat, marbles in enumerate(state.pos):
-        color = state.colors[seat]
-        start = board.start(color)
-        score = 0.0
-        for place in marbles:
-            if place < 0:
-                continue
-            owner = board.home_owner(place)
-            if owner is not None:
-                score += 1.2 + 0.05 * owner[1] if owner[0] == color else 0.5
-                continue
-            if place == board.center:
-                worth = 0.55
-            else:
-                worth = ((place - start) % track + 8) / (track + 8)
-            score += worth
-            if place == board.center:
-                continue
-            near = [(place - back) % track for back in range(1, 7)] + [(place + 4) % track]
-            if any(at[p] not in (-1, seat) for p in near):
-                score -= danger * worth
-        scores.append(score)
-    return scores
+    track, start = board.track, board.start(color)
+    add, cost, near, bit = [], [], [], []
+    for place in range(board.places):
+        owner = board.home_owner(place)
+        worth, threat, here = 0.0, 0, 0
+        if owner is not None:
+            worth = 1.2 + 0.05 * owner[1] if owner[0] == color else 0.5
+        elif place == board.center:
+            worth = 0.55
+        else:
+            worth = ((place - start) % track + 8) / (track + 8)
+            here = 1 << place
+            threat = sum(1 << (place - back) % track for back in range(1, 7)) | \
+                1 << (place + 4) % track
+        add.append(worth), cost.append(danger * worth), near.append(threat), bit.append(here)
+    return add + [0.0], cost + [0.0], near + [0], bit + [0]
 
 
-_SCORERS = {"parcheesi": _parcheesi_scores, "ludo": _ludo_scores, "red-arse": _red_arse_scores}
+_SCORERS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _scorer(rules, danger: float) -> _Scorer:
+    """The scorer of a rule set and danger, built once per rule set (its tables cost about a
+    millisecond)."""
+    mine = _SCORERS.get(rules)
+    if mine is None:
+        mine = _SCORERS[rules] = {}
+    found = mine.get(danger)
+    if found is None:
+        found = mine[danger] = _Scorer(rules, danger)
+    return found
 
 
 def after(rules, state, move):
@@ -172,9 +229,132 @@ EASY_WHIM = 0.3  # how often easy plays any move at all
 def _ranked(rules, state, moves, danger: float = 0.45) -> list[tuple[float, int]]:
     """Legal moves by the evaluation of the position each leaves, best first (ties: the
     canonical order)."""
+    return sorted([(-worth, i) for i, worth in enumerate(_worths(rules, state, moves, danger))])
+
+
+def _worths(rules, state, moves, danger: float = 0.45) -> list[float]:
+    """``evaluate(rules, after(rules, state, move), state.turn, danger)`` for every move, to the
+    last bit, without copying the position.
+
+    A move changes the pieces of the mover and of any seat it captures from (the rule set's
+    ``landing`` tells which); every other seat keeps its score unless a changed piece stands
+    or stood where a rival threatens one of its pieces from, so only the changed seats' scores
+    are worked out again (each with the same operations, in the same order, as ``evaluate``).
+    """
     seat = state.turn
-    return sorted(((-evaluate(rules, after(rules, state, m), seat, danger), i)
-                   for i, m in enumerate(moves)))
+    colors, pos = state.colors, state.pos
+    scorer = _scorer(rules, danger)
+    adds, costs, nears, bits = scorer.add, scorer.cost, scorer.near, scorer.bit
+    landing = getattr(rules, "landing", None) or \
+        functools.partial(_LANDINGS.get(rules.name, _landing), rules)
+    seats = range(len(pos))
+    marks, reach = [], []
+    for s in seats:
+        bit, near = bits[colors[s]], nears[colors[s]]
+        mark = ring = 0
+        for p in pos[s]:
+            mark |= bit[p]
+            ring |= near[p]
+        marks.append(mark)
+        reach.append(ring)
+    threats, others = [], []  # per seat: what its rivals stand on; the same but the mover
+    for s in seats:
+        threat = 0
+        for t in seats:
+            if t != s and t != seat:
+                threat |= marks[t]
+        others.append(threat)
+        threats.append(threat if s == seat else threat | marks[seat])
+    scores = []
+    for s in seats:
+        add, cost, near, threat = adds[colors[s]], costs[colors[s]], nears[colors[s]], threats[s]
+        score = 0.0
+        for p in pos[s]:
+            worth = add[p]
+            if worth:
+                score += worth
+                if near[p] & threat:
+                    score -= cost[p]
+        scores.append(score)
+    color = colors[seat]
+    add, cost, near, bit, threat = adds[color], costs[color], nears[color], bits[color], \
+        threats[seat]
+    worths = []
+    for move in moves:
+        winner, changes = landing(state, move)
+        if winner is not None:
+            worths.append(100.0 if winner == seat else -100.0)
+            continue
+        after_scores = scores[:]
+        if len(changes) == 1:  # the mover's pieces alone: the commonest case by far
+            mark, score = 0, 0.0
+            for p in changes[0][1]:
+                mark |= bit[p]
+                worth = add[p]
+                if worth:
+                    score += worth
+                    if near[p] & threat:
+                        score -= cost[p]
+            after_scores[seat] = score
+            moved = mark ^ marks[seat]
+            if moved:
+                for s in seats:
+                    if reach[s] & moved and s != seat:
+                        after_scores[s] = scorer.score(colors[s], pos[s], others[s] | mark)
+        else:
+            now, moved = marks[:], 0
+            for s, pieces in changes:
+                mark = now[s] = scorer.mark(colors[s], pieces)
+                moved |= mark ^ marks[s]
+            changed = [s for s, _ in changes]
+            for s, pieces in changes:
+                after_scores[s] = scorer.score(colors[s], pieces, _threat(now, s))
+            for s in seats:
+                if reach[s] & moved and s not in changed:
+                    after_scores[s] = scorer.score(colors[s], pos[s], _threat(now, s))
+        rivals = after_scores[:seat] + after_scores[seat + 1:]
+        worths.append(after_scores[seat] - max(rivals) * 0.6 - sum(rivals) / len(rivals) * 0.4)
+    return worths
+
+
+def _ludo_landing(rules, state, move) -> tuple[int | None, list]:
+    """``landing`` for Ludo (``Ludo.play`` without the turn): a piece reaching the goal, the
+    last of the four, places its seat, and when one seat is left the game is over (the first
+    placed won); landing on a square that isn't safe sends every rival piece there home."""
+    seat = state.turn
+    k, _, q, _ = move
+    pieces = state.pos[seat][:]
+    pieces[k] = q
+    changes = [(seat, pieces)]
+    if q == rules.goal:
+        if pieces.count(q) == 4:
+            placed = state.placed + (seat,)
+            active = [s for s in range(len(state.colors))
+                      if s not in placed and s not in state.waiting]
+            if len(active) == 1:
+                return placed[0], changes
+        return None, changes
+    if q <= rules.last:
+        square = rules.cell[state.colors[seat]][q + 1]
+        if not rules.safe[square]:
+            for other, theirs in enumerate(state.pos):
+                p = rules.at[state.colors[other]][square]
+                if other != seat and p in theirs:
+                    changes.append((other, [-1 if x == p else x for x in theirs]))
+    return None, changes
+
+
+_LANDINGS = {"ludo": _ludo_landing}  # rule sets whose module has no ``landing``
+
+
+def _landing(rules, state, move) -> tuple[int | None, list]:
+    """``landing`` for a rule set without one: the seats whose pieces a copy of the position
+    shows changed."""
+    child = after(rules, state, move)
+    if child.phase == OVER:
+        placed = getattr(child, "placed", None)
+        return (placed[0] if placed else child.winner), []
+    return None, [(s, pieces) for s, pieces in enumerate(child.pos) if pieces != state.pos[s]]
 
 
 HARD_CANDIDATES = 4  # medium's best moves that hard looks further into

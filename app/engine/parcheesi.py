@@ -537,13 +537,35 @@ class Parcheesi:
 
     def _capture(self, state: State, cell: int) -> None:
         victim = state.owner[cell]
-        cells = self.cell[state.colors[victim]]
-        pieces = state.pos[victim]
-        for k, p in enumerate(pieces):
-            if cells[p + 1] == cell:
-                pieces[k] = NEST
-                break
+        state.pos[victim][self._victim_piece(state, victim, cell)] = NEST
         self._remove(state, cell)
+
+    def _victim_piece(self, state: State, victim: int, cell: int) -> int:
+        """Which of ``victim``'s pawns stands on ``cell`` (the first, if two do)."""
+        cells = self.cell[state.colors[victim]]
+        for k, p in enumerate(state.pos[victim]):
+            if cells[p + 1] == cell:
+                return k
+        raise ValueError("no pawn there")
+
+    def landing(self, state: State, move: Move) -> tuple[int | None, list]:
+        """What a legal move alone (``_apply``, not the rest of the roll) changes, for bots that
+        weigh many moves without copying the position: ``(winner, changes)``, the seat that
+        wins with it or None, and ``(seat, pawns after)`` for the mover and any pawn it
+        captures."""
+        seat = state.turn
+        k, _, dst, _ = move
+        pieces = state.pos[seat][:]
+        pieces[k] = dst
+        if dst == self.home:
+            return (seat if pieces.count(dst) == 4 else None), [(seat, pieces)]
+        cell = self.cell[state.colors[seat]][dst + 1]
+        victim = state.owner[cell]
+        if not state.count[cell] or victim == seat:
+            return None, [(seat, pieces)]
+        caught = state.pos[victim][:]
+        caught[self._victim_piece(state, victim, cell)] = NEST
+        return None, [(seat, pieces), (victim, caught)]
 
     def _settle(self, state: State) -> None:
         if not (state.pool and self.legal_moves(state)):

@@ -316,6 +316,24 @@ class RedArse(OneDie):
             self.corner_reroll and src != BASE and self.board.is_outside_corner(dst)
         self._end_move(state, again)
 
+    def landing(self, state: State, move: Move) -> tuple[int | None, list]:
+        """What a legal move changes, for bots that weigh many moves without copying the
+        position: ``(winner, changes)``, the seat that wins with it or None, and ``(seat,
+        marbles after)`` for the mover and any marble it kills."""
+        seat = state.turn
+        k, _, dst, _ = move
+        marbles = state.pos[seat][:]
+        marbles[k] = dst
+        homes = self._homes[state.colors[seat]]
+        if dst in homes and all(p in homes for p in marbles):
+            return seat, [(seat, marbles)]
+        victim = state.at[dst]
+        if victim == -1:
+            return None, [(seat, marbles)]
+        killed = state.pos[victim][:]
+        killed[killed.index(dst)] = BASE
+        return None, [(seat, marbles), (victim, killed)]
+
     def move_path(self, color: int, move: Move) -> tuple[int, ...]:
         """The places a move walks through, for drawing it (``src`` first, ``dst`` last)."""
         for route in self.routes(color, move.src, abs(move.values[0])):
