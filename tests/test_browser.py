@@ -1543,6 +1543,43 @@ def test_a_turn_past_its_deadline_is_played_for_the_absent_player(server, phone,
     shot(watcher, "deadline-played-for-them")
 
 
+def test_a_player_away_after_two_missed_turns_says_i_m_back(server, phone, sms):
+    import time
+
+    from app import link
+
+    seats = [link.Seat("Ana", 0), link.Seat("Ben", 1), link.Seat("Cleo", 2)]
+    game = Game.new("parcheesi", seats, KEYS, seed=bytes(8))
+    game = Game(replace(game.header, deadline=60, since=1), game.match, KEYS)
+    absent, misses = game.match.turn, 0
+    while misses < 2:  # the others play their own turns: the first legal move each time
+        if game.match.turn == absent:
+            game, misses = game.play_for_absent(now=10**9 * (misses + 1)), misses + 1
+        else:
+            mover = game.match.turn
+            while game.match.turn == mover and not game.over:
+                game.step(0)
+    who = seats[absent].name
+    page = phone()
+    page.goto(server.game_url(link_with(game, since=int(time.time() // 60))))
+    expect(page.locator("#roll")).to_be_visible()
+    expect(page.locator("#away")).to_contain_text(
+        f"{who} missed two turns in a row: their turns are played for them.")
+    with page.expect_response(lambda r: r.url.endswith("/back")) as answer:
+        page.get_by_role("button", name=f"I'm {who}: I'm back").click()
+    back = answer.value.json()
+    assert answer.value.status == 200, back
+    sms.append(back["message"]["text"])
+    page.locator("#sendbox").wait_for(state="visible")
+    expect(page.locator("#away")).to_be_hidden()
+    expect(page.locator("#roll")).to_be_hidden()
+    expect(page.locator("#status")).to_have_text(f"{who} is back and plays their own turns again.")
+    assert page.locator("#nextlink").input_value() == back["url"]
+    returned = Game.from_token(back["token"], KEYS)
+    assert returned.header.back == ((len(game.match.steps), absent),) and not returned.away()
+    shot(page, "away-i-m-back")
+
+
 def test_the_turn_deadline_is_not_offered_for_one_device(server, phone):
     page = phone()
     page.goto(server.url + "/")

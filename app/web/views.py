@@ -102,7 +102,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         "pool": _pool(state) if match.phase == MOVE else [],
         "dice": _current_dice(match),
         "last_roll": _last_roll(match),
-        "pieces": [list(p) for p in state.pos],
+        "pieces": [[] if i in out else list(p) for i, p in enumerate(state.pos)],  # off the board
         "seats": [
             {"seat": i, "name": s.name, "color": names[s.color], "bot": s.bot,
              "strength": BOT_LEVELS.get(s.bot),

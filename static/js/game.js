@@ -103,6 +103,12 @@ const TEXT = {
     + "played for them.", { who }),
   playingFor: (who) => _("Playing %(who)s's turn…", { who }),
   playedFor: (who) => _("%(who)s's turn was played for them", { who }),
+  // Players away (two turns missed in a row) and, in Ludo, disqualified.
+  away: (who) => _("%(who)s missed two turns in a row: their turns are played for them.",
+    { who }),
+  imBack: (who) => _("I'm %(who)s: I'm back", { who }),
+  backSaid: (who) => _("%(who)s is back and plays their own turns again.", { who }),
+  disqualified: (who) => _("%(who)s was disqualified: three turns ran out in a row.", { who }),
 };
 
 const app = document.getElementById("app");
@@ -307,6 +313,7 @@ function render() {
   showAddPlayer();
   showResults(v);
   showDeadline();
+  showAway();
   if (v.phase === "over") {
     say(TEXT.wins(nameOf(v, v.winner)));
     if (v.secret) {
@@ -432,6 +439,52 @@ function showDeadline() {
   }
 }
 setInterval(() => { if (base && !busy) showDeadline(); }, 60000);
+
+// Who is away (their turns played for them until they say they're back) or disqualified.
+function showAway() {
+  const box = $("away");
+  box.replaceChildren();
+  if (base && base.phase !== "over" && !turnSent) {
+    for (const seat of base.seats) {
+      if (!seat.away && !seat.out) continue;
+      const line = document.createElement("p");
+      line.textContent = seat.out ? TEXT.disqualified(seat.name) : TEXT.away(seat.name);
+      if (seat.away) {
+        const button = document.createElement("button");
+        button.textContent = TEXT.imBack(seat.name);
+        button.dataset.seat = seat.seat;
+        button.addEventListener("click", () => comeBack(seat.seat));
+        line.append(" ", button);
+      }
+      box.append(line);
+    }
+  }
+  box.hidden = !box.childElementCount;
+}
+
+// The player is back: a new link records it. It goes to whoever is to move (their link is now
+// older), or, when that is the player who came back, this page goes on with it.
+async function comeBack(seat) {
+  if (busy) return;
+  busy = true;
+  try {
+    const next = await call(`${app.dataset.api}/back`, { seat });
+    remember(next);
+    if (next.turn === seat) {
+      location.assign(new URL(next.url).pathname);
+      return;
+    }
+    turnSent = true;
+    for (const id of ["away", "deadline", "roll", "undo", "send"]) $(id).hidden = true;
+    history.replaceState(null, "", location.pathname + location.search);
+    showSend(next);
+    say(TEXT.backSaid(nameOf(next, seat)));
+  } catch (error) {
+    say(error.message, true);
+  } finally {
+    busy = false;
+  }
+}
 
 async function playForAbsent() {
   if (busy) return;
