@@ -150,3 +150,44 @@ def test_everyone_rolls_for_first_and_ties_roll_again():
     match = Match(FOUR, (0, 1, 2, 3), lambda i: next(dice))
     assert match.turn == 1 and match.start_rounds[-1] == {1: 5, 2: 3}
     assert match.phase == ROLL
+
+
+def disqualified(text: str, color: str) -> str:
+    state = FOUR.parse(text)
+    FOUR.disqualify(state, state.colors.index("rbgy".index(color)))
+    return FOUR.format(state)
+
+
+def test_a_disqualified_player_s_pieces_leave_the_board_and_the_turn_passes():
+    # Blue, to move with a 6 in hand, runs out of time a third time: green rolls next.
+    assert disqualified("ludo r:3,n,n,n/b:20,h2,n,n/g:30,n,n,n b 6", "b") == \
+        "ludo r:3,n,n,n/b:n,n,n,n/g:30,n,n,n g roll out:b"
+
+
+def test_the_last_player_left_wins_above_the_disqualified_the_first_of_them_last():
+    after_blue = "ludo r:3,n,n,n/b:n,n,n,n/g:30,n,n,n g roll out:b"
+    assert disqualified(after_blue, "g") == \
+        "ludo r:3,n,n,n/b:n,n,n,n/g:n,n,n,n r over placed:r,g,b out:b,g"
+    # Finishers keep their places above the one left.
+    assert disqualified("ludo r:G,G,G,G/b:9,n,n,n/g:30,n,n,n/y:5,n,n,n y roll placed:r", "y") \
+        == "ludo r:G,G,G,G/b:9,n,n,n/g:30,n,n,n/y:n,n,n,n b roll placed:r out:y"
+    assert disqualified("ludo r:G,G,G,G/b:9,n,n,n/g:30,n,n,n/y:n,n,n,n b roll placed:r out:y",
+                        "b") == \
+        "ludo r:G,G,G,G/b:n,n,n,n/g:30,n,n,n/y:n,n,n,n r over placed:r,g,b,y out:y,b"
+
+
+def test_a_disqualification_in_the_log_replays_at_its_step():
+    from app.engine.dice import Dice
+
+    def match(out):
+        return Match(FOUR, (0, 1, 2), Dice(bytes(32)).die, out=out)
+
+    live = match(())
+    for _ in range(5):
+        live.step(0)
+    live.disqualify(1)
+    replayed = match((0, 5, 0))
+    for _ in range(5):
+        replayed.step(0)
+    assert FOUR.format(replayed.state) == FOUR.format(live.state)
+    assert "out:b" in FOUR.format(replayed.state)
