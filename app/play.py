@@ -385,6 +385,22 @@ def replay(header: Header, reader, secret: bytes, watch=None) -> Match:
     return match
 
 
+def auto_steps(history: list, auto) -> set[int]:
+    """The steps of turns played for absent players: from each step in ``auto`` (the link's
+    ``header.auto``) until the turn passes to another seat.
+
+    >>> sorted(auto_steps([("roll", 0, 0), ("roll", 1, 0), ("move", 1, 0), ("roll", 0, 0)], (1,)))
+    [1, 2]
+    """
+    marked = set()
+    for start in auto:
+        i = start
+        while i < len(history) and history[i][1] == history[start][1]:
+            marked.add(i)
+            i += 1
+    return marked
+
+
 def medals(placed: tuple[int, ...], seats: int, out=()) -> list[tuple[int, int, int]]:
     """Each seat's (gold, silver, bronze) from a finished game's placings: places 1 to 3, never
     the last place (two players: gold only); seats not placed and the disqualified (``out``)

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from flask import Blueprint, current_app, jsonify, request, send_from_directory, url_for
 
-from app import i18n, sms
+from app import i18n, review, sms
 from app.engine import red_arse_settings
 from app.engine.bots import BOT_LEVELS
 from app.engine.core import CLAIM
@@ -23,7 +23,7 @@ from app.engine.ludo import ludo_options
 from app.play import Game, TurnError
 from app.web import ROOT
 from app.web.layout import board_layout
-from app.web.views import Recorder, game_view, load, play_bots
+from app.web.views import Recorder, game_view, load, move_view, play_bots
 
 bp = Blueprint("api", __name__)
 
@@ -84,6 +84,7 @@ MESSAGES = {
     "choose_color": N_("Choose a color among %(colors)s."),
     "phone_text": N_("A phone number is text."),
     "since": N_("\"since\" is a step number."),
+    "step": N_("\"step\" is the number of a step this game has reached."),
     "steps": N_("\"steps\" is a list of \"roll\" and moves."),
     "seats": N_("\"seats\" lists every seat."),
     "seat_change": N_("Each seat change is an object."),
@@ -434,6 +435,57 @@ def read(token):
     if invite:
         body["message"] = _send(played, None, body["url"], deliver=False)
     return jsonify(body)
+
+
+def _step_arg(played: Game) -> int:
+    """``?step=N``: a step of this game (by default the position it has reached)."""
+    step = request.args.get("step")
+    if step is None:
+        return len(played.match.steps)
+    if not re.fullmatch(r"[0-9]{1,6}", step) or int(step) > len(played.match.steps):
+        raise BadRequest(message("step"))
+    return int(step)
+
+
+def _for_good(response):
+    """An analysis answer depends only on the link and the step: cache it for good."""
+    response.cache_control.public = True
+    response.cache_control.max_age = 365 * 24 * 3600
+    response.cache_control.immutable = True
+    return response
+
+
+@bp.get("/games/<token>/chances")
+def chances(token):
+    """Each seat's chance to win at ``?step=N`` (default: now), from playing the rest of the
+    game out with medium bots (``ANALYSIS_PLAYOUTS`` times, 300 by default). The playouts are
+    seeded from the position, never from the game's dice, so the answer is the same for anyone
+    and cached for good."""
+    played, _ = load(token, _keys())
+    step = _step_arg(played)
+    playouts = current_app.config.get("ANALYSIS_PLAYOUTS", 300)
+    return _for_good(jsonify({"step": step, "playouts": playouts,
+                              "chances": review.chances_at(played, step, playouts)}))
+
+
+@bp.get("/games/<token>/review")
+def review_step(token):
+    """The review of a person's choice between moves at ``?step=N``: each option's chance to win
+    (for the player), the points of chance it gave up next to the best one (the cautious end of
+    the estimate), its grade (good under 3 points, misstep under 10, blunder), and what it missed
+    next to the best, in the page's language. Cached for good like ``chances``."""
+    played, _ = load(token, _keys())
+    step = _step_arg(played)
+    done = review.review_at(played, step, current_app.config.get("REVIEW_PLAYOUTS"))
+    state, lang = done.pop("state"), i18n.page_lang()
+    color = played.header.seats[done["seat"]].color
+    moves = played.rules.legal_moves(state)
+    done["options"] = [
+        dict(move_view(played.rules, color, moves[o.index], lang), index=o.index,
+             chance=round(o.chance, 4), loss=round(o.loss, 1), grade=o.grade,
+             reasons=[i18n.say(r) for r in o.reasons])
+        for o in done["options"]]
+    return _for_good(jsonify(done))
 
 
 @bp.post("/games/<token>/moves")

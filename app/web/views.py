@@ -10,7 +10,8 @@ from app.engine.bots import BOT_LEVELS
 from app.engine.core import MOVE, OVER
 from app.engine.games import table_settings
 from app.i18n import translate
-from app.play import Game, medals
+from app import review
+from app.play import Game, auto_steps, medals
 
 
 class Recorder:
@@ -47,11 +48,11 @@ def _event(rules, header, kind, seat, what, before, after, lang: str = "en") -> 
         return {"kind": "roll", "seat": seat, "dice": list(what), "pieces": after}
     if kind in ("claim", "miss"):  # a re-roll claimed in time, or let go
         return {"kind": kind, "seat": seat, "pieces": after}
-    return dict(_move(rules, header.seats[seat].color, what, lang), kind="move", seat=seat,
+    return dict(move_view(rules, header.seats[seat].color, what, lang), kind="move", seat=seat,
                 kills=_kills(before, after), pieces=after)
 
 
-def _move(rules, color: int, move, lang: str = "en") -> dict:
+def move_view(rules, color: int, move, lang: str = "en") -> dict:
     """A move as the page draws it: ``path`` lists the places its arrow goes through; ``text``
     is the notation, ``label`` the move in the player's words (in ``lang``)."""
     return {"piece": move.piece, "from": move.src, "to": move.dst, "values": list(move.values),
@@ -117,7 +118,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         "placed": list(getattr(state, "placed", ())) or
         ([state.winner] if match.phase == OVER else []),
         "simulated": simulated_ending(game),
-        "legal": [dict(_move(rules, header.seats[state.turn].color, m, lang), index=i)
+        "legal": [dict(move_view(rules, header.seats[state.turn].color, m, lang), index=i)
                   for i, m in enumerate(match.legal_moves())],
         "settings": table_settings(rules),
         "first_rolls": [[[seat, total] for seat, total in round_.items()]
@@ -128,6 +129,11 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         # 1970; None once the game is over). The page only shows it: the server decides.
         "deadline": {"minutes": header.deadline, "due_at": game.due_at()}
         if header.deadline else None,
+        # The people's choices between moves, which the page has reviewed (``/review``), and
+        # once the game is over where each turn began (its luck comes from ``/chances`` there).
+        "decisions": [[step, seat] for step, seat in review.decisions(game)],
+        "turns": [[step, seat] for step, seat in review.turn_starts(game)]
+        if match.phase == OVER else [],
     }
     if recorder is not None:
         start = replay_start(match.history, seat) if since is None else since
@@ -147,22 +153,6 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
 def _marked(event: dict, auto: bool) -> dict:
     """A replay event, marked ``"auto"`` when it belongs to a turn played for an absent player."""
     return dict(event, auto=True) if auto else event
-
-
-def auto_steps(history: list, auto) -> set[int]:
-    """The steps of turns played for absent players: from each step in ``auto`` (the link's
-    ``header.auto``) until the turn passes to another seat.
-
-    >>> sorted(auto_steps([("roll", 0, 0), ("roll", 1, 0), ("move", 1, 0), ("roll", 0, 0)], (1,)))
-    [1, 2]
-    """
-    marked = set()
-    for start in auto:
-        i = start
-        while i < len(history) and history[i][1] == history[start][1]:
-            marked.add(i)
-            i += 1
-    return marked
 
 
 def play_bots(game: Game) -> Recorder:
@@ -210,4 +200,4 @@ def _last_roll(match) -> list[int]:
     return []
 
 
-__all__ = ["load", "game_view", "play_bots", "simulated_ending"]
+__all__ = ["load", "game_view", "move_view", "play_bots", "simulated_ending"]

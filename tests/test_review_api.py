@@ -1,0 +1,84 @@
+"""Chance to win and move review through the API: positions found in a link's game, a person's
+choices reviewed (never a bot's), answers that are the same for anyone and cached for good."""
+
+from dataclasses import replace
+
+import pytest
+
+from app import link, review
+from app.cli import play_random
+from app.keys import Keys
+from app.play import Game
+
+KEYS = Keys.for_tests("review")
+
+
+@pytest.fixture
+def fast(client):
+    """Fewer playouts than the product's 300: these tests check the answers' shape and sense."""
+    client.application.config.update(ANALYSIS_PLAYOUTS=40, REVIEW_PLAYOUTS=40)
+    return client
+
+
+@pytest.fixture(scope="module")
+def finished() -> Game:
+    return play_random("ludo", 3, "review-api", 0, KEYS)
+
+
+def test_chances_to_win_add_up_and_are_cached_for_good(fast, finished):
+    token = finished.token()
+    answer = fast.get(f"/api/games/{token}/chances?step=60")
+    assert answer.status_code == 200
+    chances = answer.json["chances"]
+    assert len(chances) == 3 and abs(sum(chances) - 1) < 1e-9
+    assert answer.json["step"] == 60 and answer.json["playouts"] == 40
+    assert "immutable" in answer.headers["Cache-Control"]
+    assert fast.get(f"/api/games/{token}/chances?step=60").json == answer.json
+    # At the end the winner's chance is certain.
+    end = fast.get(f"/api/games/{token}/chances").json
+    assert end["chances"][finished.state.placed[0]] == 1.0
+
+
+def test_a_persons_choice_is_reviewed_with_every_option_graded(fast, finished):
+    token = finished.token()
+    view = fast.get(f"/api/games/{token}").json
+    step, seat = view["decisions"][0]
+    answer = fast.get(f"/api/games/{token}/review?step={step}")
+    assert answer.status_code == 200, answer.json
+    done = answer.json
+    assert done["seat"] == seat and done["played"] == finished.match.steps[step][0]
+    assert len(done["options"]) == finished.match.steps[step][1] >= 2
+    best = done["options"][done["best"]]
+    assert best["loss"] == 0 and best["grade"] == "good"
+    for option in done["options"]:
+        assert option["grade"] in ("good", "misstep", "blunder") and option["label"]
+        assert 0 <= option["chance"] <= 1 and option["loss"] >= 0
+    assert "immutable" in answer.headers["Cache-Control"]
+
+
+def test_bots_and_turns_played_for_absent_players_are_not_graded(fast):
+    seats = [link.Seat("Ana", 0), link.Seat("Bot", 1, bot=2), link.Seat("Cy", 2)]
+    game = Game.new("ludo", seats, KEYS, seed=bytes(8))
+    game = Game(replace(game.header, deadline=60, since=1), game.match, KEYS)
+    for _ in range(400):
+        if game.over:
+            break
+        if game.match.turn == 2 and game.match.phase == "roll":
+            game = game.play_for_absent(now=10**9 + len(game.match.steps) * 10**5)
+        else:
+            game.step(0)
+    graded = {step for step, _ in review.decisions(game)}
+    chosen = [(step, seat) for step, ((_, radix), (kind, seat, _))
+              in enumerate(zip(game.match.steps, game.match.history))
+              if kind == "move" and radix > 1]
+    assert graded and graded == {step for step, seat in chosen if seat == 0}
+    token = game.token()
+    bot_step = next(step for step, seat in chosen if seat != 0)
+    answer = fast.get(f"/api/games/{token}/review?step={bot_step}")
+    assert answer.status_code == 422 and "choice" in answer.json["error"]["message"]
+
+
+@pytest.mark.parametrize("step", ["-1", "x", "1.5", "9999999", "500000"])
+def test_a_step_that_is_not_in_the_game_is_refused(fast, finished, step):
+    answer = fast.get(f"/api/games/{finished.token()}/chances?step={step}")
+    assert answer.status_code == 400 and "step" in answer.json["error"]["message"]
