@@ -82,3 +82,19 @@ def test_bots_and_turns_played_for_absent_players_are_not_graded(fast):
 def test_a_step_that_is_not_in_the_game_is_refused(fast, finished, step):
     answer = fast.get(f"/api/games/{finished.token()}/chances?step={step}")
     assert answer.status_code == 400 and "step" in answer.json["error"]["message"]
+
+
+def test_chances_after_the_moves_of_a_turn_in_progress(fast):
+    import json
+    from urllib.parse import quote
+
+    game = Game.new("parcheesi", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS, seed=bytes(8))
+    token = game.token()
+    after = fast.get(f"/api/games/{token}/chances?steps=" + quote(json.dumps(["roll"])))
+    assert after.status_code == 200 and after.json["step"] == 1
+    assert abs(sum(after.json["chances"]) - 1) < 1e-9
+    illegal = fast.get(f"/api/games/{token}/chances?steps=" + quote(json.dumps(["roll"] * 2)))
+    assert illegal.status_code == 422
+    both = fast.get(f"/api/games/{token}/chances?step=0&steps=[]")
+    assert both.status_code == 400
+    assert fast.get(f"/api/games/{token}/chances?steps=nope").status_code == 400

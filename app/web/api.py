@@ -6,6 +6,7 @@ except by returning a new link.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from dataclasses import replace
@@ -85,6 +86,7 @@ MESSAGES = {
     "phone_text": N_("A phone number is text."),
     "since": N_("\"since\" is a step number."),
     "step": N_("\"step\" is the number of a step this game has reached."),
+    "step_or_steps": N_("Ask for a step of the game or for a turn's steps, not both."),
     "steps": N_("\"steps\" is a list of \"roll\" and moves."),
     "seats": N_("\"seats\" lists every seat."),
     "seat_change": N_("Each seat change is an object."),
@@ -457,15 +459,34 @@ def _for_good(response):
 
 @bp.get("/games/<token>/chances")
 def chances(token):
-    """Each seat's chance to win at ``?step=N`` (default: now), from playing the rest of the
-    game out with medium bots (``ANALYSIS_PLAYOUTS`` times, 300 by default). The playouts are
-    seeded from the position, never from the game's dice, so the answer is the same for anyone
-    and cached for good."""
+    """Each seat's chance to win at ``?step=N`` (default: now), or after ``?steps=[...]``: the
+    turn in progress on top of the link, as ``/moves`` takes it (its ``turn_steps``), so the
+    page can ask after each of its own moves. From playing the rest of the game out with
+    medium bots (``ANALYSIS_PLAYOUTS`` times, 300 by default), seeded from the position, never
+    from the game's dice: the answer is the same for anyone, and cached for good."""
     played, _ = load(token, _keys())
     step = _step_arg(played)
     playouts = current_app.config.get("ANALYSIS_PLAYOUTS", 300)
+    steps = request.args.get("steps")
+    if steps is not None:
+        if "step" in request.args:
+            raise BadRequest(message("step_or_steps"))
+        try:
+            steps = json.loads(steps) if len(steps) <= MAX_STEPS_ARG else None
+        except ValueError:
+            steps = None
+        if not isinstance(steps, list) or len(steps) > 200:
+            raise BadRequest(message("steps"))
+        if not played.over:
+            played.play_turn(played.match.turn, steps, now=now())
+        elif steps:
+            raise TurnError(message("game_over"))
+        step = len(played.match.steps)
     return _for_good(jsonify({"step": step, "playouts": playouts,
                               "chances": review.chances_at(played, step, playouts)}))
+
+
+MAX_STEPS_ARG = 8000  # characters of ``?steps=``: a long turn's steps, receipts included
 
 
 @bp.get("/games/<token>/review")
