@@ -504,7 +504,7 @@ def review_step(token):
     done["options"] = [
         dict(move_view(played.rules, color, moves[o.index], lang), index=o.index,
              chance=round(o.chance, 4), loss=round(o.loss, 1), grade=o.grade,
-             reasons=[i18n.say(r) for r in o.reasons])
+             reasons=[i18n.say(r) for r in o.reasons], missed=list(o.missed))
         for o in done["options"]]
     return _for_good(jsonify(done))
 
