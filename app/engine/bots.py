@@ -20,7 +20,7 @@ import hashlib
 import random
 import weakref
 
-from .core import MOVE, OVER, ROLL, CLAIM
+from .core import MOVE, OVER, CLAIM
 
 STRENGTHS = ("easy", "medium", "hard")
 BOT_LEVELS = {1: "easy", 2: "medium", 3: "hard"}  # ``Seat.bot`` in the link
@@ -43,11 +43,15 @@ def evaluate(rules, state, seat: int, danger: float = 0.45) -> float:
         placed = getattr(state, "placed", None)
         winner = placed[0] if placed else state.winner
         return 100.0 if winner == seat else -100.0
-    return _weigh(_scorer(rules, danger).scores(state.colors, state.pos), seat)
+    scorer = _scorer(rules, danger)
+    tables = [scorer.tables[c] for c in state.colors]
+    marks = [_mark(table, pieces) for table, pieces in zip(tables, state.pos)]
+    return _weigh([_score(table, pieces, _threat(marks, s))
+                   for s, (table, pieces) in enumerate(zip(tables, state.pos))], seat)
 
 
 def _weigh(scores: list[float], seat: int) -> float:
-    rivals = [s for i, s in enumerate(scores) if i != seat]
+    rivals = scores[:seat] + scores[seat + 1:]
     return scores[seat] - max(rivals) * 0.6 - sum(rivals) / len(rivals) * 0.4
 
 
@@ -64,21 +68,20 @@ class _Scorer:
       its own home column (0.5 in a rival's); a marble on the track is in danger when a rival
       marble is 1 to 6 holes behind it, or 4 ahead (a backward 4).
 
-    Everything a piece can contribute is worked out once per board, per color and place: the
-    worth it adds, what danger takes off, the track holes from which a rival threatens it (a
-    bitmask) and the hole it stands on (a bit). A score is then a few table look-ups per piece,
-    with the very same floating-point operations, in the same order, as the plain formulas.
-    Tables are indexed by the place itself: the last entry is the nest/base (place -1).
+    Everything a piece can contribute is worked out once per board, per color and place:
+    ``tables[color]`` is ``(add, cost, near, bit)``, the worth the piece adds, what danger
+    takes off, the track holes from which a rival threatens it (a bitmask) and the hole it
+    stands on (a bit), each indexed by the place itself (the last entry is the nest/base,
+    place -1). A score is then a few look-ups per piece, with the very same floating-point
+    operations, in the same order, as the plain formulas. Every game has four pieces a seat.
     """
 
     def __init__(self, rules, danger: float):
-        self.add, self.cost, self.near, self.bit = [], [], [], []
-        for color in range(len(rules.board.color_names)):
-            add, cost, near, bit = self._tables(rules, color, danger)
-            self.add.append(add)
-            self.cost.append(cost)
-            self.near.append(near)
-            self.bit.append(bit)
+        if rules.pieces != 4:
+            raise ValueError("scores are written out for four pieces a seat")
+        self.tables = [self._tables(rules, color, danger)
+                       for color in range(len(rules.board.color_names))]
+        self.landing = landing_of(rules)
 
     @staticmethod
     def _tables(rules, color: int, danger: float):
@@ -90,38 +93,41 @@ class _Scorer:
         return _race_tables(rules, color, danger, rules.goal, rules.last, 6,
                             rules.safe.__getitem__)
 
-    def scores(self, colors, pos) -> list[float]:
-        marks = [self.mark(colors[seat], pieces) for seat, pieces in enumerate(pos)]
-        return [self.score(colors[seat], pieces, _threat(marks, seat))
-                for seat, pieces in enumerate(pos)]
 
-    def mark(self, color: int, pieces) -> int:
-        """The track holes ``pieces`` stand on, as a bitmask."""
-        bit = self.bit[color]
-        mark = 0
-        for p in pieces:
-            mark |= bit[p]
-        return mark
+def _mark(table, pieces) -> int:
+    """The track holes ``pieces`` stand on, as a bitmask."""
+    bit = table[3]
+    a, b, c, d = pieces
+    return bit[a] | bit[b] | bit[c] | bit[d]
 
-    def reach(self, color: int, pieces) -> int:
-        """The holes from which a rival would threaten any of ``pieces``, as a bitmask."""
-        near = self.near[color]
-        mask = 0
-        for p in pieces:
-            mask |= near[p]
-        return mask
 
-    def score(self, color: int, pieces, threat: int) -> float:
-        """One seat's score, ``threat`` the holes its rivals stand on."""
-        add, cost, near = self.add[color], self.cost[color], self.near[color]
-        score = 0.0
-        for p in pieces:
-            worth = add[p]
-            if worth:
-                score += worth
-                if near[p] & threat:
-                    score -= cost[p]
-        return score
+def _score(table, pieces, threat: int) -> float:
+    """One seat's score, ``threat`` the holes its rivals stand on (written out for four
+    pieces: this runs for nearly every move a bot weighs)."""
+    add, cost, near, _ = table
+    a, b, c, d = pieces
+    score = 0.0
+    worth = add[a]
+    if worth:
+        score += worth
+        if near[a] & threat:
+            score -= cost[a]
+    worth = add[b]
+    if worth:
+        score += worth
+        if near[b] & threat:
+            score -= cost[b]
+    worth = add[c]
+    if worth:
+        score += worth
+        if near[c] & threat:
+            score -= cost[c]
+    worth = add[d]
+    if worth:
+        score += worth
+        if near[d] & threat:
+            score -= cost[d]
+    return score
 
 
 def _threat(marks: list[int], seat: int) -> int:
@@ -188,6 +194,15 @@ def _scorer(rules, danger: float) -> _Scorer:
     return found
 
 
+def in_danger(rules, colors, pos, seat: int) -> int:
+    """How many of ``seat``'s pieces stand within a rival's reach (as medium's score counts
+    danger) in the position ``pos``."""
+    tables = _scorer(rules, 0.45).tables
+    threat = _threat([_mark(tables[c], p) for c, p in zip(colors, pos)], seat)
+    near = tables[colors[seat]][2]
+    return sum(1 for p in pos[seat] if near[p] & threat)
+
+
 def after(rules, state, move):
     """The position a legal move leaves (a copy: ``state`` is unchanged)."""
     child = state.copy()
@@ -208,6 +223,8 @@ def choose(strength: str, rules, state, seed: int) -> int:
     moves = rules.legal_moves(state)
     if len(moves) == 1:
         return 0
+    if strength == "medium":
+        return medium(rules, state, moves)
     rng = random.Random(seed)
     if strength == "random":
         return rng.randrange(len(moves))
@@ -215,12 +232,16 @@ def choose(strength: str, rules, state, seed: int) -> int:
         if rng.random() < EASY_WHIM:
             return rng.randrange(len(moves))
         return _ranked(rules, state, moves, danger=0.0)[0][1]
-    ranked = _ranked(rules, state, moves)
-    if strength == "medium":
-        return ranked[0][1]
     if strength == "hard":
-        return _look_ahead(rules, state, ranked, rng)
+        return _look_ahead(rules, state, _ranked(rules, state, moves), rng)
     raise ValueError(f"no bot strength {strength!r}")
+
+
+def medium(rules, state, moves) -> int:
+    """Medium's move among ``moves`` (the legal list, more than one): the best evaluated, the
+    first listed of equals (``_ranked``'s first, without the sorting)."""
+    worths = _worths(rules, state, moves)
+    return worths.index(max(worths))
 
 
 EASY_WHIM = 0.3  # how often easy plays any move at all
@@ -242,78 +263,51 @@ def _worths(rules, state, moves, danger: float = 0.45) -> list[float]:
     are worked out again (each with the same operations, in the same order, as ``evaluate``).
     """
     seat = state.turn
-    colors, pos = state.colors, state.pos
+    pos = state.pos
     scorer = _scorer(rules, danger)
-    adds, costs, nears, bits = scorer.add, scorer.cost, scorer.near, scorer.bit
-    landing = getattr(rules, "landing", None) or \
-        functools.partial(_LANDINGS.get(rules.name, _landing), rules)
+    landing = scorer.landing
+    tables = [scorer.tables[c] for c in state.colors]
     seats = range(len(pos))
     marks, reach = [], []
-    for s in seats:
-        bit, near = bits[colors[s]], nears[colors[s]]
-        mark = ring = 0
-        for p in pos[s]:
-            mark |= bit[p]
-            ring |= near[p]
-        marks.append(mark)
-        reach.append(ring)
-    threats, others = [], []  # per seat: what its rivals stand on; the same but the mover
-    for s in seats:
-        threat = 0
-        for t in seats:
-            if t != s and t != seat:
-                threat |= marks[t]
-        others.append(threat)
-        threats.append(threat if s == seat else threat | marks[seat])
-    scores = []
-    for s in seats:
-        add, cost, near, threat = adds[colors[s]], costs[colors[s]], nears[colors[s]], threats[s]
-        score = 0.0
-        for p in pos[s]:
-            worth = add[p]
-            if worth:
-                score += worth
-                if near[p] & threat:
-                    score -= cost[p]
-        scores.append(score)
-    color = colors[seat]
-    add, cost, near, bit, threat = adds[color], costs[color], nears[color], bits[color], \
-        threats[seat]
+    for (_, _, near, bit), (a, b, c, d) in zip(tables, pos):
+        marks.append(bit[a] | bit[b] | bit[c] | bit[d])
+        reach.append(near[a] | near[b] | near[c] | near[d])
+    threats = [_threat(marks, s) for s in seats]
+    scores = [_score(table, pieces, threat)
+              for table, pieces, threat in zip(tables, pos, threats)]
+    table, threat, bit = tables[seat], threats[seat], tables[seat][3]
     worths = []
     for move in moves:
         winner, changes = landing(state, move)
         if winner is not None:
             worths.append(100.0 if winner == seat else -100.0)
             continue
-        after_scores = scores[:]
+        after = scores[:]
         if len(changes) == 1:  # the mover's pieces alone: the commonest case by far
-            mark, score = 0, 0.0
-            for p in changes[0][1]:
-                mark |= bit[p]
-                worth = add[p]
-                if worth:
-                    score += worth
-                    if near[p] & threat:
-                        score -= cost[p]
-            after_scores[seat] = score
+            pieces = changes[0][1]
+            after[seat] = _score(table, pieces, threat)
+            a, b, c, d = pieces
+            mark = bit[a] | bit[b] | bit[c] | bit[d]
             moved = mark ^ marks[seat]
             if moved:
                 for s in seats:
                     if reach[s] & moved and s != seat:
-                        after_scores[s] = scorer.score(colors[s], pos[s], others[s] | mark)
+                        now = marks[:]
+                        now[seat] = mark
+                        after[s] = _score(tables[s], pos[s], _threat(now, s))
         else:
             now, moved = marks[:], 0
             for s, pieces in changes:
-                mark = now[s] = scorer.mark(colors[s], pieces)
-                moved |= mark ^ marks[s]
+                now[s] = _mark(tables[s], pieces)
+                moved |= now[s] ^ marks[s]
             changed = [s for s, _ in changes]
             for s, pieces in changes:
-                after_scores[s] = scorer.score(colors[s], pieces, _threat(now, s))
+                after[s] = _score(tables[s], pieces, _threat(now, s))
             for s in seats:
                 if reach[s] & moved and s not in changed:
-                    after_scores[s] = scorer.score(colors[s], pos[s], _threat(now, s))
-        rivals = after_scores[:seat] + after_scores[seat + 1:]
-        worths.append(after_scores[seat] - max(rivals) * 0.6 - sum(rivals) / len(rivals) * 0.4)
+                    after[s] = _score(tables[s], pos[s], _threat(now, s))
+        rivals = after[:seat] + after[seat + 1:]
+        worths.append(after[seat] - max(rivals) * 0.6 - sum(rivals) / len(rivals) * 0.4)
     return worths
 
 
@@ -345,6 +339,14 @@ def _ludo_landing(rules, state, move) -> tuple[int | None, list]:
 
 
 _LANDINGS = {"ludo": _ludo_landing}  # rule sets whose module has no ``landing``
+
+
+def landing_of(rules):
+    """``landing(state, move) -> (winner, changes)`` for a rule set: what a legal move alone
+    changes (the winning seat or None; ``(seat, pieces after)`` for each seat whose pieces it
+    moves), without touching ``state``."""
+    return getattr(rules, "landing", None) or \
+        functools.partial(_LANDINGS.get(rules.name, _landing), rules)
 
 
 def _landing(rules, state, move) -> tuple[int | None, list]:
@@ -418,23 +420,3 @@ _ROLLS = {
     1: [((d,), 1 / 6) for d in range(1, 7)],
     2: [((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)],
 }
-
-
-def playout(rules, state, seat: int, rng: random.Random, turns: int) -> float:
-    """Play ``turns`` turns with medium players and ``rng``'s dice; ``seat``'s evaluation."""
-    count = rules.dice_count
-    passed = 0
-    last = state.turn
-    while state.phase != OVER and passed < turns:
-        if state.phase == ROLL:
-            rules.roll(state, tuple(rng.randint(1, 6) for _ in range(count)))
-        elif state.phase == CLAIM:
-            rules.claim(state, True)
-        else:
-            moves = rules.legal_moves(state)
-            index = 0 if len(moves) == 1 else _ranked(rules, state, moves)[0][1]
-            rules.play(state, moves[index])
-        if state.turn != last:
-            passed += 1
-            last = state.turn
-    return evaluate(rules, state, seat)

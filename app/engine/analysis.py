@@ -1,0 +1,342 @@
+"""Chance to win, move review and luck: the rest of the game played out by medium bots.
+
+Pure like the rest of the engine: the playouts roll their own dice from a seed that comes from
+the position (``position_seed``), never from the game's real dice, so the same position always
+gets the same answer and the real future dice stay secret. Method and reasons for the choices:
+``docs/analysis.md``.
+
+**Chance to win** (``chances``): from the position, ``playouts`` games are played to the end with
+every seat a medium bot (``bots.medium``; re-rolls are always claimed); a seat's chance is the
+share of those games it wins (Ludo: the first seat to finish). A finished position gives 1 to
+its winner and 0 to the rest.
+
+**Dice.** Playout ``k`` gives every seat its own stream of dice (``random.Random`` seeded from the
+seed, ``k`` and the seat): a seat's ``j``-th roll is the same whatever the others did, so two
+playouts that differ in one move stay on the same dice as long as possible.
+
+**Move review** (``review``): at a decision with more than one legal move, each option is played
+(the rest of the turn, then the game, by medium bots) on the *same* playouts, ``k = 0..n-1``
+(common random numbers). For option ``i`` and the best option ``b`` (the most wins), each
+playout gives a paired difference ``d_k = win_k(b) - win_k(i)`` (-1, 0 or 1; ``win`` is the
+mover's). Because both options meet the same dice, most luck cancels in ``d_k`` and its spread
+is far smaller than that of either result alone. With ``d`` the mean of the ``d_k``, ``s`` their
+standard deviation and ``n`` the playouts, the loss is graded on the cautious end of a one-sided
+95% confidence bound::
+
+    loss = max(0, 100 * (d - Z * s / sqrt(n)))      Z = 1.645
+
+in points of chance to win: under 3 is Good, 3 to under 10 a Misstep, 10 or more a Blunder. A
+move is thus flagged only when even the favourable end of the estimate says it cost something.
+A close call, an option whose two-sided interval ``d +- Z * s / sqrt(n)`` holds a grade boundary
+(3 or 10 points), gets more playouts: batches of ``REVIEW_BATCH`` for it and the best option, up
+to ``extra`` more in all. The best option is itself picked from the same playouts, which makes
+the others' losses look slightly smaller, never larger: the cautious side again.
+
+**Luck** (``luck``): per player, the sum over their rolls of the chance to win once the roll
+is played best (the best option's chance; the position's chance when the roll leaves no
+choice) minus the chance to win before the roll, in points. Good play neither adds nor takes
+away luck: only the dice move it. Over many games everyone's luck averages 0; backgammon
+programs report the same figure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from dataclasses import dataclass, field
+
+from . import bots
+from .core import CLAIM, MOVE, OVER, ROLL
+from .text import N_
+
+PLAYOUTS = 300  # chance to win
+REVIEW_PLAYOUTS = 200  # each option of a reviewed decision, at first
+REVIEW_EXTRA = 600  # at most this many more for a close call
+REVIEW_BATCH = 200
+Z = 1.645  # one-sided 95%
+
+GOOD, MISSTEP, BLUNDER = "good", "misstep", "blunder"
+GRADE_LABELS = {GOOD: N_("Good"), MISSTEP: N_("Misstep"), BLUNDER: N_("Blunder")}
+MISSTEP_POINTS, BLUNDER_POINTS = 3.0, 10.0
+
+
+def position_seed(rules, state, salt: str = "") -> int:
+    """The playouts' seed for a position: its notation hashed, so equal positions get equal
+    seeds and no two positions share one by design."""
+    text = f"boardpass/analysis/{salt}/{rules.format(state)}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
+
+
+def winner(state) -> int | None:
+    """The winning seat of a finished game (Ludo: the first placed, as soon as there is one),
+    or None."""
+    placed = getattr(state, "placed", None)
+    if placed:
+        return placed[0]
+    return state.winner if state.phase == OVER else None
+
+
+def chances(rules, state, playouts: int = PLAYOUTS, seed: int | None = None) -> list[float]:
+    """Each seat's chance to win (0..1, summing to 1): its share of ``playouts`` games played
+    out from ``state`` by medium bots. Works at a roll, a decision and a claim."""
+    seats = len(state.colors)
+    won = winner(state)
+    if won is not None:
+        return [1.0 if s == won else 0.0 for s in range(seats)]
+    seed = position_seed(rules, state) if seed is None else seed
+    wins = [0] * seats
+    for k in range(playouts):
+        wins[play_out(rules, state.copy(), dice(seed, k, seats))] += 1
+    return [w / playouts for w in wins]
+
+
+def dice(seed: int, k: int, seats: int) -> list:
+    """Playout ``k``'s dice: per seat, a function giving that seat's next die (1 to 6)."""
+    base = (seed & (1 << 64) - 1) << 24 | k << 8
+    return [_die(random.Random(base | s).random) for s in range(seats)]
+
+
+def _die(uniform):
+    return lambda: int(uniform() * 6) + 1
+
+
+def play_out(rules, state, dice: list) -> int:
+    """Play ``state`` (changed in place) to the end with medium bots and ``dice`` (one
+    function per seat); the winning seat."""
+    roll, legal, play, pick = rules.roll, rules.legal_moves, rules.play, bots.medium
+    two = rules.dice_count == 2
+    placed = hasattr(state, "placed")  # Ludo: the first to finish wins
+    while True:
+        phase = state.phase
+        if phase == ROLL:
+            die = dice[state.turn]
+            roll(state, (die(), die()) if two else (die(),))
+        elif phase == MOVE:
+            moves = legal(state)
+            play(state, moves[0] if len(moves) == 1 else moves[pick(rules, state, moves)])
+            if placed and state.placed:
+                return state.placed[0]
+        elif phase == CLAIM:
+            rules.claim(state, True)
+        else:
+            return winner(state)
+
+
+# -- move review ---------------------------------------------------------------------------------
+
+@dataclass
+class Option:
+    """One legal move of a reviewed decision.
+
+    ``index``: its place in the canonical legal list; ``chance``: the mover's chance to win
+    after it (0..1); ``loss``: points of chance to win given up against the best option, on the
+    cautious end of the estimate (0 for the best); ``estimate``: the same, as measured (the
+    middle of the interval); ``grade``: ``GOOD``, ``MISSTEP`` or ``BLUNDER``; ``missed``: what
+    it missed against the best, as keys (``capture``, ``home``...: ``REASONS``) and ``reasons``
+    the same in a player's words (translatable texts); ``playouts``: games played out for it.
+    """
+
+    index: int
+    chance: float
+    loss: float
+    estimate: float
+    grade: str
+    best: bool
+    playouts: int
+    missed: tuple[str, ...] = ()
+    reasons: list[str] = field(default_factory=list)
+
+
+def grade(loss: float) -> str:
+    """The grade of a move that gives up ``loss`` points of chance to win."""
+    return GOOD if loss < MISSTEP_POINTS else MISSTEP if loss < BLUNDER_POINTS else BLUNDER
+
+
+def review(rules, state, seed: int | None = None, playouts: int = REVIEW_PLAYOUTS,
+           extra: int = REVIEW_EXTRA, batch: int = REVIEW_BATCH) -> list[Option]:
+    """Every legal move of the decision at ``state`` (a move point), in canonical order, played
+    out and graded against the best (see the module's docstring for the statistics).
+
+    Raises ``ValueError`` when there is no choice to review."""
+    moves = rules.legal_moves(state)
+    if state.phase != MOVE or len(moves) < 2:
+        raise ValueError("no choice to review here")
+    seed = position_seed(rules, state, "review") if seed is None else seed
+    seat, seats = state.turn, len(state.colors)
+    children = []
+    for move in moves:
+        child = state.copy()
+        child.moves = moves
+        rules.play(child, move)
+        children.append(child)
+    wins = [bytearray() for _ in moves]  # per option, 1 where the mover won playout k
+
+    def run(option: int, upto: int) -> None:
+        won = wins[option]
+        child = children[option]
+        finished = winner(child)
+        for k in range(len(won), upto):
+            if finished is None:
+                won.append(play_out(rules, child.copy(), dice(seed, k, seats)) == seat)
+            else:
+                won.append(finished == seat)
+
+    for option in range(len(moves)):
+        run(option, playouts)
+    budget = playouts + extra
+    while True:
+        best = _best(wins)
+        close = [i for i in range(len(moves))
+                 if i != best and len(wins[i]) < budget and _close(wins[best], wins[i])]
+        if not close:
+            break
+        for option in [best] + close:
+            run(option, min(len(wins[option]) + batch, budget))
+    best = _best(wins)
+    options = []
+    for i, move in enumerate(moves):
+        if i == best:
+            low = middle = 0.0
+        else:
+            middle, half = _difference(wins[best], wins[i])
+            low = max(0.0, middle - half)
+        won = wins[i]
+        option = Option(i, sum(won) / len(won), round(100 * low, 2),
+                        round(100 * max(0.0, middle), 2), grade(100 * low), i == best, len(won))
+        if option.grade != GOOD:
+            option.missed = missed(rules, state, move, moves[best])
+            option.reasons = [REASONS[rules.name][key] for key in option.missed]
+        options.append(option)
+    return options
+
+
+def _best(wins: list[bytearray]) -> int:
+    """The option with the highest share of wins (the first of equals)."""
+    shares = [sum(won) / len(won) for won in wins]
+    return shares.index(max(shares))
+
+
+def _difference(best: bytearray, other: bytearray) -> tuple[float, float]:
+    """Mean of the paired differences over the playouts both have, and the half-width
+    ``Z * s / sqrt(n)`` of its interval."""
+    n = min(len(best), len(other))
+    total = squares = 0
+    for k in range(n):
+        d = best[k] - other[k]
+        total += d
+        squares += d * d
+    mean = total / n
+    variance = max(0.0, (squares - n * mean * mean) / (n - 1)) if n > 1 else 0.0
+    return mean, Z * math.sqrt(variance / n)
+
+
+def _close(best: bytearray, other: bytearray) -> bool:
+    """Does the interval of ``other``'s loss hold a grade boundary?"""
+    middle, half = _difference(best, other)
+    return any(middle - half < points / 100 <= middle + half
+               for points in (MISSTEP_POINTS, BLUNDER_POINTS))
+
+
+# -- what a move missed ----------------------------------------------------------------------------
+
+# Per game, what a worse move can miss against the best one, in a player's words.
+REASONS = {
+    "parcheesi": {
+        "capture": N_("a capture (and its 20 bonus)"),
+        "home": N_("getting a pawn Home (and its 10 bonus)"),
+        "out": N_("bringing a pawn out of the nest"),
+        "blockade": N_("a blockade"),
+        "danger": N_("a pawn left in danger"),
+    },
+    "red-arse": {
+        "capture": N_("a kill"),
+        "home": N_("getting a marble home"),
+        "out": N_("bringing a marble out of the base"),
+        "corner": N_("a re-roll corner"),
+        "shortcut": N_("the back-past-start shortcut"),
+        "center": N_("the center hole"),
+        "danger": N_("a marble left in danger"),
+    },
+    "ludo": {
+        "capture": N_("a capture"),
+        "home": N_("getting a piece to the goal"),
+        "out": N_("bringing a piece out"),
+        "danger": N_("a piece left in danger"),
+    },
+}
+
+
+def missed(rules, state, move, best) -> tuple[str, ...]:
+    """What ``move`` missed against ``best`` (both legal at ``state``): what the best does and
+    it doesn't (a capture, getting home...), and ``danger`` when it leaves more of the mover's
+    pieces within a rival's reach. Keys of ``REASONS``, in its order."""
+    mine, theirs = features(rules, state, move), features(rules, state, best)
+    keys = [key for key in REASONS[rules.name] if key in theirs and key not in mine
+            and key != "danger"]
+    if mine.get("danger", 0) > theirs.get("danger", 0):
+        keys.append("danger")
+    return tuple(keys)
+
+
+def features(rules, state, move) -> dict[str, int]:
+    """What a legal move does, as a player sees it: ``capture``, ``home`` (a piece reaches its
+    end), ``out`` (a piece comes into play), ``blockade`` (Parcheesi: two pawns on one space),
+    ``corner``, ``shortcut`` and ``center`` (Red Arse: a re-roll corner, the back-past-start
+    shortcut, the center hole), each 1 when it does, and ``danger``: how many of the mover's
+    pieces stand within a rival's reach afterwards."""
+    seat = state.turn
+    color = state.colors[seat]
+    won, changes = bots.landing_of(rules)(state, move)
+    done = {}
+    if won is not None:
+        done["home"] = 1
+        return done
+    if len(changes) > 1:
+        done["capture"] = 1
+    _, src, dst, values = move
+    if src < 0:
+        done["out"] = 1
+    pieces = changes[0][1]
+    if rules.name == "red-arse":
+        board = rules.board
+        homes = rules._homes[color]
+        if dst in homes and src not in homes:
+            done["home"] = 1
+        if rules.corner_reroll and src >= 0 and board.is_outside_corner(dst):
+            done["corner"] = 1
+        if values[0] < 0 and dst == board.home_entry(color) and 0 <= src < board.track:
+            done["shortcut"] = 1
+        if dst == board.center:
+            done["center"] = 1
+    else:
+        end = rules.home if rules.name == "parcheesi" else rules.goal
+        if dst == end:
+            done["home"] = 1
+        elif rules.name == "parcheesi" and pieces.count(dst) == 2:
+            done["blockade"] = 1
+    pos = list(state.pos)
+    for s, after in changes:
+        pos[s] = after
+    danger = bots.in_danger(rules, state.colors, pos, seat)
+    if danger:
+        done["danger"] = danger
+    return done
+
+
+# -- luck ------------------------------------------------------------------------------------------
+
+def luck(records, seats: int) -> list[float]:
+    """Each seat's luck in points: the sum, over its rolls, of its chance to win once the roll
+    was played best less its chance before the roll. ``records`` holds ``(seat, chance before
+    the roll, best chance after it)`` per roll, chances 0..1 (the best chance after: the best
+    option's, ``max(o.chance for o in review(...))``, or the position's ``chances`` when the
+    roll left no choice).
+
+    >>> luck([(0, 0.5, 0.6), (1, 0.5, 0.45), (0, 0.6, 0.55)], 2)
+    [5.0, -5.0]
+    """
+    total = [0.0] * seats
+    for seat, before, after in records:
+        total[seat] += after - before
+    return [round(100 * t, 2) for t in total]

@@ -1,0 +1,176 @@
+"""Chance to win, move review and luck (app.engine.analysis), on positions built by hand.
+
+Playout counts are kept low where the answer is clear-cut, so the suite stays quick; the
+benchmark (``python -m app analysis-bench``) measures speed, never these tests.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.engine import analysis, bots
+from app.engine.core import MOVE, OVER, ROLL
+from app.engine.games import rules_for
+from app.engine.red_arse_settings import options_for
+
+FEW = dict(playouts=100, extra=300, batch=100)  # review: enough for a clear-cut position
+
+
+def graded(game: str, text: str, options: int = 0, **playouts) -> dict[str, analysis.Option]:
+    """The review of a position, by each move's description."""
+    rules = rules_for(game, options)
+    state = rules.parse(text)
+    moves = rules.legal_moves(state)
+    return {rules.describe(state, moves[o.index]): o
+            for o in analysis.review(rules, state, **(playouts or FEW))}
+
+
+@pytest.mark.parametrize("game,text", [
+    ("parcheesi", "parcheesi y:10,30,n,n/r:6,n,n,n/b:n,n,n,n y roll"),
+    ("red-arse", "red-arse r:n,n,14,30/b:h2,h3,h4,18 r 4"),
+    ("ludo", "ludo r:n,n,5,30/b:n,n,10,8/g:n,n,n,n g roll"),
+])
+def test_chances_sum_to_one_and_are_the_same_every_time(game, text):
+    rules = rules_for(game)
+    state = rules.parse(text)
+    first = analysis.chances(rules, state, playouts=40)
+    assert len(first) == len(state.colors)
+    assert sum(first) == pytest.approx(1.0)
+    assert analysis.chances(rules, rules.parse(text), playouts=40) == first
+    assert rules.format(state) == text  # the position itself is left as it was
+
+
+def test_the_seed_comes_from_the_position_not_from_the_game():
+    rules = rules_for("ludo")
+    one = rules.parse("ludo r:n,n,5,30/b:n,n,10,8 r roll")
+    other = rules.parse("ludo r:n,n,5,31/b:n,n,10,8 r roll")
+    assert analysis.position_seed(rules, one) == analysis.position_seed(rules, one.copy())
+    assert analysis.position_seed(rules, one) != analysis.position_seed(rules, other)
+    assert analysis.position_seed(rules, one) != analysis.position_seed(rules, one, "review")
+
+
+@pytest.mark.parametrize("game,text,leader", [
+    ("parcheesi", "parcheesi y:H,H,H,h6/r:n,n,n,n y roll", 0),  # one pawn a step from Home
+    ("red-arse", "red-arse r:h2,h3,h4,5/b:n,n,n,n b roll", 0),
+    ("ludo", "ludo r:G,G,G,h5/b:n,n,n,n b roll", 0),
+    ("ludo", "ludo r:G,G,G,G/b:G,G,G,30/g:n,n,n,n b roll placed:r", 0),  # red already won
+])
+def test_a_game_all_but_won_gives_its_leader_nearly_every_chance(game, text, leader):
+    rules = rules_for(game)
+    chances = analysis.chances(rules, rules.parse(text), playouts=60)
+    assert chances[leader] >= 0.9
+
+
+def test_a_finished_game_gives_the_winner_everything():
+    rules = rules_for("parcheesi")
+    assert analysis.chances(rules, rules.parse("parcheesi y:H,H,H,H/r:n,n,n,5 y won")) == \
+        [1.0, 0.0]
+
+
+@pytest.mark.parametrize("game,text,best,worse,reason", [
+    # Leaving the rival's last pawn, a few squares from Home, instead of capturing it (its
+    # 20 bonus can't be played: the capture is a choice).
+    ("parcheesi", "parcheesi y:H,H,55,65/r:H,H,h1,58 y 3", "y 55-58 3", "y 65-68 3",
+     "capture"),
+    # Playing the 3 first leaves the 4 unplayable: the last pawn misses Home and the game.
+    ("parcheesi", "parcheesi y:H,H,H,h4/r:H,H,H,30 y 4,3", "y h4-H 4", "y h4-h7 3", "home"),
+    # Blue's last marble nears its home column: kill it or lose.
+    ("red-arse", "red-arse r:h3,h4,14,30/b:h2,h3,h4,18 r 4", "r 14-18 4", "r 30-34 4",
+     "capture"),
+    # The last marble can walk into the home column and win.
+    ("red-arse", "red-arse r:h2,h3,h4,5/b:h2,h3,h4,40 r 4", "r 5-h1 4", "r 5-1 -4", "home"),
+    # Blue's last piece is 10 squares from its goal; red can send it home.
+    ("ludo", "ludo r:G,G,5,30/b:G,G,G,8 r 3", "r 5-8 3", "r 30-33 3", "capture"),
+    # The third piece into the goal, with the re-roll it earns.
+    ("ludo", "ludo r:G,G,h1,h3/b:G,G,G,8 r 3", "r h3-G 3", "r h1-h4 3", "home"),
+])
+def test_a_clearly_worse_move_is_a_blunder_that_names_what_it_missed(game, text, best, worse,
+                                                                      reason):
+    review = graded(game, text)
+    assert review[best].grade == analysis.GOOD and review[best].best
+    assert review[best].loss == 0 and review[best].reasons == []
+    assert review[worse].grade == analysis.BLUNDER, review[worse]
+    assert review[worse].loss >= 10 and review[worse].chance < review[best].chance
+    assert reason in review[worse].missed
+    assert analysis.REASONS[game][reason] in review[worse].reasons
+
+
+def test_reasons_are_texts_the_page_translates():
+    review = graded("ludo", "ludo r:G,G,5,30/b:G,G,G,8 r 3")
+    assert review["r 30-33 3"].reasons == ["a capture"]
+    from app.i18n import translate
+
+    assert translate(review["r 30-33 3"].reasons[0], "es") != "a capture"
+
+
+def test_moves_that_lead_to_the_same_position_are_both_good():
+    # The 3 then the 2, or the 2 then the 3: the last pawn ends on 25 either way.
+    review = graded("parcheesi", "parcheesi y:20,H,H,H/r:n,n,n,n y 3,2",
+                    playouts=40, extra=0, batch=40)
+    assert len(review) == 2
+    assert all(o.grade == analysis.GOOD and o.estimate == 0 for o in review.values())
+
+
+def test_the_review_and_the_chances_are_deterministic():
+    rules = rules_for("red-arse", options_for(6))
+    text = "red-arse6 r:n,n,20,40/b:n,n,n,30/g:n,n,n,n r 4"
+    first = analysis.review(rules, rules.parse(text), playouts=12, extra=0)
+    assert first == analysis.review(rules, rules.parse(text), playouts=12, extra=0)
+    assert len(first) == len(rules.legal_moves(rules.parse(text)))
+
+
+def test_only_a_real_choice_is_reviewed():
+    rules = rules_for("ludo")
+    with pytest.raises(ValueError):
+        analysis.review(rules, rules.parse("ludo r:n,n,n,10/b:n,n,n,n r 3"))  # one move
+    with pytest.raises(ValueError):
+        analysis.review(rules, rules.parse("ludo r:n,n,n,10/b:n,n,n,n r roll"))
+
+
+def test_a_close_call_gets_more_playouts_and_a_grade_on_the_cautious_side():
+    options = graded("red-arse", "red-arse r:n,n,14,30/b:h2,h3,h4,18 r 4",
+                     playouts=40, extra=80, batch=40)
+    assert max(o.playouts for o in options.values()) <= 120
+    for o in options.values():
+        assert o.loss <= o.estimate  # the cautious end never exceeds the estimate
+        assert o.grade == analysis.grade(o.loss)
+
+
+def test_grades_follow_the_points_given_up():
+    assert [analysis.grade(x) for x in (0, 2.99, 3, 9.99, 10, 50)] == \
+        ["good", "good", "misstep", "misstep", "blunder", "blunder"]
+
+
+def test_luck_is_what_the_dice_gave_beyond_the_chance_before_the_roll():
+    records = [(0, 0.25, 0.40), (1, 0.30, 0.20), (0, 0.40, 0.35), (2, 0.1, 0.1)]
+    assert analysis.luck(records, 3) == [10.0, -10.0, 0.0]
+
+
+@pytest.mark.parametrize("game,options,players", [
+    ("parcheesi", 0, 4), ("red-arse", 0, 4), ("red-arse", options_for(6), 6), ("ludo", 0, 4),
+    ("ludo", 6, 6)])
+def test_medium_weighs_moves_as_the_plain_evaluation_does(game, options, players):
+    """The quick ranking (no copies, only the seats a move touches scored again) gives every
+    move exactly the value ``evaluate`` gives the position it leaves."""
+    rules = rules_for(game, options)
+    from app.engine.games import default_colors
+
+    rng = random.Random(7)
+    state = rules.initial(default_colors(game, players, options), 0)
+    checked = 0
+    while state.phase != OVER and checked < 150:
+        if state.phase == ROLL:
+            rules.roll(state, tuple(rng.randint(1, 6) for _ in range(rules.dice_count)))
+        elif state.phase == MOVE:
+            moves = rules.legal_moves(state)
+            if len(moves) > 1:
+                assert bots._worths(rules, state, moves) == \
+                    [bots.evaluate(rules, bots.after(rules, state, m), state.turn)
+                     for m in moves]
+                checked += 1
+            rules.play(state, moves[rng.randrange(len(moves))])
+        else:
+            rules.claim(state, True)
+    assert checked > 20
