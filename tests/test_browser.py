@@ -63,11 +63,20 @@ def sms(request):
 
 @pytest.fixture(scope="module")
 def server():
+    from functools import partial
+
+    from app.engine import analysis
+
     with pytest.MonkeyPatch.context() as mp:
         for name in list(os.environ):
             if name.startswith("TWILIO_") or name == "PUBLIC_URL":
                 mp.delenv(name)
-        with LiveServer(create_app({"KEYS": KEYS})) as live:
+        # Few playouts, and none extra for close calls (with so few, nearly every call is close):
+        # the chance-to-win pills and move reviews come fast. Their sense is tested in
+        # test_review_api.py and the engine's tests; here, the page.
+        mp.setattr(analysis, "review", partial(analysis.review, extra=0))
+        with LiveServer(create_app({"KEYS": KEYS, "ANALYSIS_PLAYOUTS": 30,
+                                    "REVIEW_PLAYOUTS": 30})) as live:
             yield live
 
 
@@ -1597,3 +1606,219 @@ def link_with(game: Game, **table) -> str:
     from app import link
 
     return link.encode(replace(game.header, **table), game.match.steps, KEYS)
+
+
+# -- chance to win, move review, the finished game's review and stats -------------------------
+
+REVIEWS = "/api/games/{token}/review?step={step}"
+GRADED = re.compile(r"^(good|misstep|blunder)$")
+
+
+def chance_pills(page, seats: int) -> dict[int, int]:
+    """The chance-to-win pills once computed: each seat's percentage."""
+    expect(page.locator("#board g.chance:not(.pending)")).to_have_count(seats)
+    shown = page.eval_on_selector_all("#board g.chance", "(gs) => gs.map((g) => [+g.dataset.seat, "
+                                      "g.textContent])")
+    return {seat: int(text.rstrip("%")) for seat, text in shown}
+
+
+def test_chance_to_win_pills_by_each_base_on_arrival_and_after_each_move(server, phone):
+    token, steps, seat, moves = find_decision(lambda moves: len(moves) > 1)
+    # Arrival: the replay of the turns since, then each seat's chance at the link's position.
+    page = phone()
+    open_game(page, server.game_url(token))
+    arrival = server.api(f"/api/games/{token}")[1]
+    pills = chance_pills(page, 2)
+    assert 98 <= sum(pills.values()) <= 102  # each rounded to a whole percent
+    answer = server.api(f"/api/games/{token}/chances?step={arrival['steps']}")[1]
+    assert pills == {s: round(c * 100) for s, c in enumerate(answer["chances"])}
+    # Each pill sits amid its own nest's four spots (Parcheesi's square nests leave room).
+    layout = server.api("/api/boards/parcheesi")[1]
+    for s, view_seat in enumerate(arrival["seats"]):
+        base = next(c["base"] for c in layout["colors"] if c["name"] == view_seat["color"])
+        box = page.locator(f"#board g.chance[data-seat='{s}'] rect")
+        x = float(box.get_attribute("x")) + float(box.get_attribute("width")) / 2
+        y = float(box.get_attribute("y")) + float(box.get_attribute("height")) / 2
+        assert (round(x, 3), round(y, 3)) == (sum(p[0] for p in base) / 4, sum(p[1] for p in base) / 4)
+    shot(page, "chances-arrival")
+
+    # Mid-turn (as after a reload), then after a move: the chances after the turn's steps so far.
+    page = phone()
+    page.goto(server.game_url(token) + steps_hash(steps))
+    expect(page.locator("#board circle.landing").first).to_be_visible()
+    chance_pills(page, 2)
+    with page.expect_response(lambda r: "/chances?steps=" in r.url) as asked:
+        tap_landing(page)
+    after = asked.value.json()
+    assert after["step"] == arrival["steps"] + len(hash_steps(page))
+    assert chance_pills(page, 2) == {s: round(c * 100) for s, c in enumerate(after["chances"])}
+    assert 98 <= sum(chance_pills(page, 2).values()) <= 102
+    no_error(page)
+    shot(page, "chances-after-a-move")
+
+
+def test_a_person_s_choice_gets_a_grade_in_the_feed_for_them_and_the_next_player(
+        server, phone, sms):
+    token, steps, seat, moves = find_decision(lambda moves: len(moves) > 1)
+    start = server.api(f"/api/games/{token}")[1]["steps"]
+    name = ["Ana", "Ben"][seat]
+    page = phone()
+    page.goto(server.game_url(token) + steps_hash(steps))
+    expect(page.locator("#board circle.landing").first).to_be_visible()
+    decision = start + len(steps)  # the choice among these moves, in the game's steps
+    tap_landing(page)
+    play_out_turn(page)
+    answer = send_turn(page, sms)
+    assert [decision, seat] in answer["decisions"]
+    status_code, review = server.api(REVIEWS.format(token=answer["token"], step=decision))
+    assert status_code == 200 and review["seat"] == seat
+    label = review["options"][review["played"]]["label"]
+    grade = review["options"][review["played"]]["grade"]
+    # The sent turn's moves join the feed; the choice among them gets its grade.
+    line = page.locator(f"#feed li[data-step='{decision}']")
+    expect(line).to_have_attribute("data-grade", grade)
+    expect(line).to_have_text(f"{name}: {label}")
+    expect(line).to_have_attribute("data-grade-label", grade.capitalize())
+    kept = page.evaluate("(key) => JSON.parse(localStorage.getItem(key))",
+                         f"boardpass:review:{answer['seed']}:2:{decision}")
+    assert kept["grade"] == grade and kept["label"] == label
+    shot(page, "review-own-move")
+
+    # The next player watches the turn: the same move, graded in their replay.
+    watcher = open_game(phone(), answer["url"])
+    line = watcher.locator(f"#feed li[data-step='{decision}']")
+    expect(line).to_have_attribute("data-grade", GRADED)
+    expect(line).to_have_text(f"{name}: {label}")
+    assert line.get_attribute("data-grade") == grade
+    # Only a person's choices are graded: rolls and forced moves aren't.
+    graded = watcher.eval_on_selector_all("#feed li[data-step]", "(ls) => ls.map((l) => "
+                                          "+l.dataset.step)")
+    assert set(graded) <= {step for step, _ in answer["decisions"]}
+    shot(watcher, "review-in-the-replay")
+
+
+def finished_with_a_bot(seed: int = 11) -> Game:
+    """A finished Red Arse game of Ana, Ben and a medium bot, short enough to review in a test:
+    the people mostly take the medium bot's move, now and then a random one."""
+    import random
+
+    from app.engine import bots
+    from app.link import Seat
+
+    seats = [Seat("Ana", 0), Seat("Ben", 1), Seat("Bot", 2, bot=2)]
+    game = Game.new("red-arse", seats, KEYS, seed=seed.to_bytes(8, "big"))
+    rng = random.Random(seed)
+    game.play_bots()
+    while not game.over:
+        match = game.match
+        if match.phase == "move":
+            moves = match.legal_moves()
+            game.step(bots.medium(game.rules, match.state, moves) if rng.random() < 0.8
+                      else rng.randrange(len(moves)))
+        else:
+            game.step(0)  # roll, or claim the re-roll
+        game.play_bots()
+    return game
+
+
+PROGRESS_JS = """
+window.__progress = [];
+new MutationObserver(() => {
+  const line = document.getElementById('reviewprogress');
+  if (line && !line.hidden) window.__progress.push(line.textContent);
+}).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+"""
+
+
+def test_a_finished_game_reviews_every_move_with_stats_gold_leaders_and_all_time_wins(
+        server, phone):
+    game = finished_with_a_bot()
+    token, names = game.token(), ["Ana", "Ben", "Bot"]
+    view = server.api(f"/api/games/{token}")[1]
+    decisions, winner = view["decisions"], view["winner"]
+    assert {seat for _, seat in decisions} == {0, 1}  # the bot's moves aren't graded
+    reviews = {}
+    for step, _ in decisions:
+        status_code, review = server.api(REVIEWS.format(token=token, step=step))
+        assert status_code == 200
+        reviews[step] = review["options"][review["played"]] | {
+            "best": review["options"][review["best"]]["label"]}
+
+    page = phone(PROGRESS_JS)
+    page.goto(server.game_url(token))
+    box = page.locator("#gamereview")
+    expect(box).to_be_visible()
+    expect(page.locator("#reviewprogress")).to_be_hidden(timeout=60_000)
+    progress = page.evaluate("() => window.__progress")
+    assert any(re.fullmatch(rf"Reviewing the game: \d+ of {len(decisions)} moves", p)
+               for p in progress), progress
+
+    # Every misstep and blunder, in order: who, the move, its grade and cost, the better play
+    # and what it missed.
+    wrong = [(step, seat) for step, seat in decisions if reviews[step]["grade"] != "good"]
+    items = box.locator("#mistakes li")
+    expect(items).to_have_count(len(wrong))
+    for item, (step, seat) in zip(items.all(), wrong):
+        r = reviews[step]
+        text = item.text_content().strip()
+        assert text.startswith(f"{names[seat]}: {r['label']} {r['grade'].capitalize()} "
+                               f"{r['loss']:.1f} points lost"), text
+        assert f"Better: {r['best']}" in text
+        for reason in r["reasons"]:
+            assert reason in text
+    expect(box.locator("#nomistakes")).to_be_visible() if not wrong else None
+
+    # The stats: the people's from their graded moves, the bot's "—"; gold leads each column.
+    rows = [[cell.strip() for cell in row.locator("td").all_text_contents()]
+            for row in box.locator("#stats tbody tr").all()]
+    assert rows[2] == ["—"] * 6
+    for seat in (0, 1):
+        mine = [reviews[step] for step, s in decisions if s == seat]
+        good = sum(r["grade"] == "good" for r in mine)
+        assert rows[seat][:5] == [
+            f"{round(100 * good / len(mine))}%",
+            str(sum(r["grade"] == "blunder" for r in mine)),
+            str(sum(r["grade"] == "misstep" for r in mine)),
+            str(sum("capture" in r["missed"] for r in mine)),
+            f"{round(sum(r['loss'] for r in mine), 1):.1f}"]
+    # Luck: over each player's turns, the chance at its end minus at its start, plus what their
+    # moves gave up (the chances the page kept for where turns begin).
+    turns = view["turns"]
+    odds = page.evaluate("""(keys) => keys.map((k) => JSON.parse(localStorage.getItem(k)))""",
+                         [f"boardpass:chance:{view['seed']}:3:{step}" for step, _ in turns])
+    at = {step: chances for (step, _), chances in zip(turns, odds)}
+    for seat in (0, 1):
+        luck = sum(100 * (at[end][seat] - at[start][seat]) for (start, who), (end, _)
+                   in zip(turns, turns[1:]) if who == seat)
+        luck += sum(r["loss"] for step, s in decisions for r in [reviews[step]] if s == seat)
+        luck = round(luck, 1)
+        shown = rows[seat][5].replace("−", "-")
+        assert abs(float(shown) - luck) < 0.11, (shown, luck)
+    leads = box.locator("#stats td.lead")
+    assert leads.count() >= 1
+    best = [max, min, min, min, min, max]
+    numbers = [[float(re.sub(r"[%+]", "", row[c]).replace("−", "-")) for row in rows[:2]]
+               for c in range(6)]
+    for row_index, row in enumerate(box.locator("#stats tbody tr").all()):
+        for c, cell in enumerate(row.locator("td").all()):
+            is_lead = "lead" in (cell.get_attribute("class") or "")
+            differ = len(set(numbers[c])) > 1
+            assert is_lead == (row_index < 2 and differ and
+                               numbers[c][row_index] == best[c](numbers[c])), (row_index, c)
+    shot(page, "review-finished-game")
+
+    # All-time wins in this browser: this game counted once, on the winner screen and at home.
+    expected = sorted([[n, "1" if i == winner else "0", "1"] for i, n in enumerate(names)],
+                      key=lambda r: (-int(r[1]), r[0]))
+    def all_time(where):
+        return [[cell.strip() for cell in row.locator("th, td").all_text_contents()]
+                for row in where.locator("#alltime tbody tr").all()]
+    assert all_time(box) == expected
+    page.reload()
+    expect(page.locator("#reviewprogress")).to_be_hidden(timeout=30_000)
+    expect(box.locator("#stats td.lead").first).to_be_visible()
+    assert all_time(box) == expected  # the same game isn't counted twice
+    page.goto(server.url + "/")
+    expect(page.locator("#alltimebox")).to_be_visible()
+    assert all_time(page) == expected
+    shot(page, "all-time-home")

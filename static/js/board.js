@@ -29,6 +29,8 @@ export class Board {
     this.arrowLayer = el("g", { class: "arrows" }, svg);
     this.pieceLayer = el("g", { class: "pieces" }, svg);
     this.spotLayer = el("g", { class: "spots" }, svg);
+    this.chanceLayer = el("g", { class: "chances" }, svg);
+    this.chances = null;  // the chances drawn last, kept dimmed while newer ones come
   }
 
   fillOf(name) {
@@ -174,6 +176,61 @@ export class Board {
     }
   }
 
+  // Each seat's chance to win (0..1) as a pill by its base; `seats` gives each seat's color
+  // index. `pending`: newer chances are on their way, and the last ones drawn dim ("…" for none);
+  // no chances and nothing pending: no pills.
+  showChances(seats, chances, pending = false) {
+    this.chanceLayer.replaceChildren();
+    if (chances) this.chances = chances;
+    const shown = chances || (pending && this.chances && this.chances.length === seats.length
+      ? this.chances : null);
+    if (!shown && !pending) return;
+    seats.forEach((c, s) => {
+      if (c < 0) return;
+      const text = shown && typeof shown[s] === "number" ? `${Math.round(shown[s] * 100)}%` : "…";
+      const [x, y] = this.pillSpot(c);
+      const w = 0.5 + 0.36 * text.length;
+      const g = el("g", { class: pending ? "chance pending" : "chance", "data-seat": s }, this.chanceLayer);
+      el("rect", { x: x - w / 2, y: y - PILL_H / 2, width: w, height: PILL_H, rx: PILL_H / 2,
+        stroke: this.layout.colors[c].fill }, g);
+      el("text", { x, y, "text-anchor": "middle", "dominant-baseline": "central" }, g)
+        .textContent = text;
+    });
+  }
+
+  // Where color `c`'s pill goes: amid its base's spots when they leave room (the square nests),
+  // else beside the base, where it stands clearest of every hole, square and base spot.
+  pillSpot(c) {
+    this.pillSpots = this.pillSpots || new Map();
+    if (this.pillSpots.has(c)) return this.pillSpots.get(c);
+    const base = this.layout.colors[c].base;
+    const cx = base.reduce((sum, p) => sum + p[0], 0) / base.length;
+    const cy = base.reduce((sum, p) => sum + p[1], 0) / base.length;
+    const gap = Math.min(...base.flatMap((p, i) => base.slice(i + 1)
+      .map((q) => Math.hypot(p[0] - q[0], p[1] - q[1]))));
+    let spot = [cx, cy];
+    if (gap < 1.5) {
+      const taken = this.layout.cells.filter((cell) => typeof cell.x === "number")
+        .map((cell) => [cell.x, cell.y])
+        .concat(this.layout.colors.flatMap((color) => color.base));
+      const [vx, vy, vw, vh] = this.layout.view;
+      let clearest = -Infinity;
+      for (const r of [1.5, 1.9, 2.3]) {
+        for (let k = 0; k < 24; k++) {
+          const x = cx + r * Math.cos((k * Math.PI) / 12);
+          const y = cy + r * Math.sin((k * Math.PI) / 12);
+          if (x - 1 < vx || x + 1 > vx + vw || y - PILL_H < vy || y + PILL_H > vy + vh) continue;
+          // How far the pill's box (about 2 x PILL_H) stays from the nearest spot.
+          const clear = Math.min(...taken.map(([px, py]) =>
+            Math.max(Math.abs(px - x) - 1, Math.abs(py - y) - PILL_H / 2)));
+          if (clear > clearest + 0.05) { clearest = clear; spot = [x, y]; }
+        }
+      }
+    }
+    this.pillSpots.set(c, spot);
+    return spot;
+  }
+
   // Slide a piece along a move's path (or from one progress to another, a square at a time).
   async animate(s, k, c, move, ms = 90) {
     const node = this.pieceNodes.find((n) => +n.dataset.seat === s && +n.dataset.piece === k);
@@ -186,6 +243,8 @@ export class Board {
     }
   }
 }
+
+const PILL_H = 0.9;  // a chance pill's height, in board units
 
 // Where the second, third... piece on a spot goes, from its centre (the first goes up-left).
 const STACK = [[0.2, 0.2], [0.2, -0.2], [-0.2, 0.2], [0, 0]];

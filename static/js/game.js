@@ -4,6 +4,7 @@
 
 import { Board, activate, sleep } from "./board.js";
 import { N_, _, lang } from "./i18n.js";
+import { chancesAfter, chancesAt, markDecision, showChances, showGameReview } from "./review.js";
 
 // -- every word this page shows, in one place (translated: see i18n.js) ---------------------------
 
@@ -124,6 +125,7 @@ let claimTicket = null;  // the re-roll claim window being timed (see armClaim)
 
 const params = new URLSearchParams(location.search);
 let turnLines = [];     // feed lines for this turn's steps (captures, the goal), by step index
+let turnLabels = [];    // this turn's moves in words, by step index (for the feed once it is sent)
 let finalView = null;   // a finished game's last link, once there is one (Ludo's rematch)
 let turnSent = false;   // this page's turn is sent: the page is done
 let hostHere = !!params.get("host");  // the page is the host's (a finished game's rematch)
@@ -227,8 +229,12 @@ async function submit(newSteps, restoring = false) {
     const oneMore = newSteps.length === steps.length + 1;
     steps = (next.turn_steps || newSteps).map(plainStep);
     turnLines = turnLines.slice(0, oneMore ? steps.length - 1 : steps.length);
+    turnLabels = turnLabels.slice(0, turnLines.length);
     const last = steps[steps.length - 1];
     if (oneMore && last && last.from !== undefined) {
+      const move = before.legal.find((m) => m.from === last.from && m.to === last.to &&
+        m.values.join() === last.values.join());
+      if (move) turnLabels[steps.length - 1] = move.label;
       turnLines[steps.length - 1] = outcomeLines(next, base.turn, last.to,
         sentBack(before.pieces, next.pieces, base.turn), before.pieces[base.turn]);
     }
@@ -312,6 +318,9 @@ function render() {
   showTurnFeed();
   showAddPlayer();
   showResults(v);
+  showGameReview(finalLink());
+  if (steps.length) showChances(board, seatsColors(v), chancesAfter(base.token, steps));
+  else pills(base, base.steps);
   showDeadline();
   showAway();
   if (v.phase === "over") {
@@ -380,15 +389,28 @@ function undoTo() {
 }
 
 // This turn's own re-rolls, claimed or let go, and what its moves did (pieces sent home, the
-// goal), at the top of the feed.
-function showTurnFeed() {
+// goal), at the top of the feed. Once the turn is `sent` (the new link), its lines stay and
+// name its moves too, and the person's choices among them are reviewed.
+function showTurnFeed(sent = null) {
   for (const node of document.querySelectorAll("#feed li.now")) node.remove();
   const who = nameOf(base, base.turn);
+  const decided = new Set(sent ? sent.decisions.map(([step]) => step) : []);
+  const line = (text) => {
+    const item = addFeed(text);
+    if (!sent) item.classList.add("now");
+    return item;
+  };
   steps.forEach((s, i) => {
-    if (s === "miss" || s.claimed !== undefined) {
-      addFeed(TEXT.reroll(who, s !== "miss")).classList.add("now");
+    if (s === "miss" || s.claimed !== undefined) line(TEXT.reroll(who, s !== "miss"));
+    const step = base.steps + i;  // in the game
+    if (sent && s.from !== undefined && (turnLabels[i] || decided.has(step))) {
+      // A move taken before a reload has no label here: its review brings it.
+      const item = line(TEXT.moveFeed(who, turnLabels[i] || "…"));
+      if (decided.has(step)) {
+        markDecision(item, sent, step, (r) => { item.textContent = TEXT.moveFeed(who, r.label); });
+      }
     }
-    for (const line of turnLines[i] || []) addFeed(line).classList.add("now");
+    for (const text of turnLines[i] || []) line(text);
   });
 }
 
@@ -520,10 +542,22 @@ async function showPlayed(next) {
     board.place(next.pieces, seatsColors(next));
     showDice(next.last_roll);
   }
+  pills(next, next.steps);
   showSend(next);
   for (const id of ["roll", "send", "undo"]) $(id).hidden = true;
   showAddPlayer();
   if (finalView) showResults(finalView);
+  showGameReview(finalLink());
+}
+
+// -- chance to win and the finished game's review (review.js) ------------------------------------
+
+// The chance-to-win pills for the game `v` at `step`.
+function pills(v, step) { showChances(board, seatsColors(v), chancesAt(v.token, step)); }
+
+// The finished game's final link, once there is one (this page's when it opened a finished game).
+function finalLink() {
+  return finalView || (steps.length ? null : base.phase === "over" ? base : null);
 }
 
 // -- replay on arrival --------------------------------------------------------------------------
@@ -537,9 +571,11 @@ async function replay(r, v = base) {
   $("skip").onclick = () => { skipped = true; };
   const colors = seatsColors(v);
   board.place(r.pieces, colors);
+  const decided = new Set(v.decisions.map(([step]) => step));
   let previous = null;
-  for (const event of r.events) {
+  for (const [i, event] of r.events.entries()) {
     if (skipped) break;
+    const step = r.start + i;  // in the game
     const who = nameOf(v, event.seat);
     const bot = isBot(v, event.seat);
     // A turn played for an absent player (after its deadline): said once, at its start.
@@ -547,11 +583,13 @@ async function replay(r, v = base) {
       addFeed(TEXT.playedFor(who)).classList.add("auto");
     }
     previous = event;
-    for (const line of eventLines(v, event)) {
+    const items = eventLines(v, event).map((line) => {
       const item = addFeed(line);
       if (bot) { item.classList.add("bot"); item.dataset.tag = TEXT.botTag(); }
       if (event.auto) item.classList.add("auto");
-    }
+      return item;
+    });
+    if (event.kind === "move" && decided.has(step)) markDecision(items[0], v, step);
     const pace = bot || event.auto ? BOT_SPEEDS[botSpeed()] : 1;
     if (event.kind === "roll") {
       showDice(event.dice);
@@ -565,6 +603,7 @@ async function replay(r, v = base) {
       say(TEXT.reroll(who, event.kind === "claim"));
       if (pace) await sleep(300 * pace);
     }
+    pills(v, step + 1);
   }
   $("skip").hidden = true;
 }
@@ -574,7 +613,8 @@ function lastTurn(r) {
   const events = r.events;
   let i = events.length;
   while (i && events[i - 1].seat === events[events.length - 1].seat) i--;
-  return { ...r, pieces: i ? events[i - 1].pieces : r.pieces, events: events.slice(i) };
+  return { ...r, start: r.start + i, pieces: i ? events[i - 1].pieces : r.pieces,
+    events: events.slice(i) };
 }
 
 // The feed's lines for one event of the replay: the roll or move, then whom it sent back and
@@ -619,8 +659,10 @@ async function send() {
   try {
     const next = await call(app.dataset.turn, { seat: base.turn, steps, seats: seatChanges() });
     remember(next);
+    showTurnFeed(next);
     steps = [];
     turnLines = [];
+    turnLabels = [];
     turnSent = true;
     history.replaceState(null, "", location.pathname + location.search);
     if (next.phase === "over") {
@@ -647,6 +689,7 @@ function goOn(next) {
   view = next;
   steps = [];
   turnLines = [];
+  turnLabels = [];
   selected = null;
   turnSent = false;
   $("sendbox").hidden = true;
@@ -778,7 +821,7 @@ function showResults(v) {
     rows.appendChild(row);
   }
   // The rematch is made from the final link: this page's when it opened a finished game.
-  const final = finalView || (steps.length ? null : base.phase === "over" ? base : null);
+  const final = finalLink();
   const host = nameOf(v, v.host);
   $("rematch").hidden = !(final && hostHere);
   // The rematch's table: any size that seats everyone here (medals count across sizes).
@@ -945,6 +988,7 @@ async function start() {
   if (first.message && params.get("new")) {
     showSend(first, true);
     board.place(first.pieces, seatsColors(first));
+    pills(first, first.steps);
     showAddPlayer();
     return;
   }

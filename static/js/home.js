@@ -2,7 +2,9 @@
 // Arse's, or a Ludo table of up to 4) the 6-player board's extra colors hide. Hidden fields are disabled so they aren't sent.
 // Seats played by bots hide their phone number and "This is me".
 // Without this script the form still works: every part shows and the server reads the chosen
-// game's fields.
+// game's fields. Below it: all-time wins of the games finished in this browser (alltime.js).
+
+import { allTime, fillTable } from "./alltime.js";
 
 const form = document.getElementById("newgame");
 
@@ -69,4 +71,11 @@ if (form) {
   });
   update();
   deadline();
+}
+
+// All-time wins and games of the players of games finished in this browser.
+const players = allTime();
+if (players.length) {
+  fillTable(document.querySelector("#alltime tbody"), players);
+  document.getElementById("alltimebox").hidden = false;
 }

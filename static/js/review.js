@@ -1,0 +1,333 @@
+// Chance to win, move review and the game's stats, asked of the server by this page: one
+// position (/chances) or one decision (/review) per request, never computed by the turn's handler
+// nor carried in the link (docs/analysis.md, "Where the work runs"). The answers depend only on
+// the game, so they are kept: in memory by URL, and reviews and the luck positions in this
+// browser's localStorage by game and step, so nothing is computed twice.
+
+import { N_, _, lang } from "./i18n.js";
+import { allTime, countGame, fillTable } from "./alltime.js";
+
+const GRADES = { good: N_("Good"), misstep: N_("Misstep"), blunder: N_("Blunder") };
+const TEXT = {
+  grade: (grade) => _(GRADES[grade]),
+  reviewing: () => _("Reviewing…"),
+  progress: (done, total) => _("Reviewing the game: %(done)s of %(total)s moves",
+    { done, total }),
+  luckProgress: (done, total) => _("Measuring the luck: %(done)s of %(total)s turns",
+    { done, total }),
+  failed: (error) => _("The review stopped: %(error)s", { error }),
+  lost: (points) => _("%(points)s points lost", { points }),
+  better: (move) => _("Better: %(move)s", { move }),
+  missed: (what) => _("Missed: %(what)s", { what }),
+  and: (list, last) => _("%(list)s and %(last)s", { list, last }),
+};
+
+const PARALLEL = 3;  // requests at once (reviews and the luck positions; the pills go on their own)
+const $ = (id) => document.getElementById(id);
+
+async function getJSON(url) {
+  const response = await fetch(url);
+  const data = await response.json().catch(() => null);
+  if (!response.ok || !data) {
+    throw new Error(data && data.error ? data.error.message : String(response.status));
+  }
+  return data;
+}
+
+// `task()` once fewer than PARALLEL run, in the order asked.
+let running = 0;
+const waiting = [];
+function limited(task) {
+  return new Promise((resolve, reject) => {
+    waiting.push(() => task().then(resolve, reject));
+    pump();
+  });
+}
+function pump() {
+  while (running < PARALLEL && waiting.length) {
+    running += 1;
+    waiting.shift()().finally(() => { running -= 1; pump(); });
+  }
+}
+
+function stored(key) {
+  try { return JSON.parse(localStorage.getItem(key) || "null"); } catch { return null; }
+}
+function store(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* full: memory only */ }
+}
+
+// A game's steps are the same in all its links; a Ludo player joining changes the positions.
+const gameKey = (v) => `${v.seed}:${v.seats.length}`;
+
+// `compute()` once per key: kept in memory, and in localStorage when `keep`.
+const known = new Map();
+function once(key, keep, compute) {
+  if (!known.has(key)) {
+    const kept = stored(key);
+    const answer = keep(kept) ? Promise.resolve(kept) : limited(compute).then((value) => {
+      store(key, value);
+      return value;
+    });
+    known.set(key, answer.catch((error) => { known.delete(key); throw error; }));
+  }
+  return known.get(key);
+}
+
+// -- chance to win: the pills by each base ----------------------------------------------------
+
+export const chancesAt = (token, step) => `/api/games/${token}/chances?step=${step}`;
+export const chancesAfter = (token, steps) =>
+  `/api/games/${token}/chances?steps=${encodeURIComponent(JSON.stringify(steps))}`;
+
+// One request at a time: a newer position supersedes one still waiting, and an answer for a
+// position no longer shown is kept but not drawn.
+const chances = new Map();  // URL -> each seat's chance
+let wanted = null;          // { url, draw } of the position shown
+let asking = false;
+
+// Draw each seat's chance at `url` on `board` (`colors`: each seat's color index); the pills
+// dim while it is computed.
+export function showChances(board, colors, url) {
+  const draw = (list, pending) => board.showChances(colors, list, pending);
+  if (chances.has(url)) {
+    wanted = null;
+    draw(chances.get(url), false);
+    return;
+  }
+  wanted = { url, draw };
+  draw(null, true);
+  ask();
+}
+
+async function ask() {
+  if (asking || !wanted) return;
+  const { url } = wanted;
+  asking = true;
+  let list = null;
+  try {
+    list = (await getJSON(url)).chances;
+    chances.set(url, list);
+  } catch {
+    // No pills rather than an error: the game goes on without them.
+  } finally {
+    asking = false;
+  }
+  if (wanted && wanted.url === url) {
+    const { draw } = wanted;
+    wanted = null;
+    draw(list, false);
+  }
+  ask();
+}
+
+// -- move review ------------------------------------------------------------------------------
+
+// The review of the person's decision at `step` of the game `v`, as the page keeps it: the move
+// played (label, grade, points lost, what it missed next to the best) and the best move's label.
+export function reviewOf(v, step) {
+  return once(`boardpass:review:${gameKey(v)}:${step}`, (kept) => kept && kept.lang === lang,
+    async () => {
+      const r = await getJSON(`/api/games/${v.token}/review?step=${step}&lang=${lang}`);
+      const played = r.options.find((o) => o.index === r.played);
+      const best = r.options.find((o) => o.index === r.best);
+      return { lang, step: r.step, seat: r.seat, grade: played.grade, loss: played.loss,
+        label: played.label, best: best.label, reasons: played.reasons,
+        missed: played.missed || [] };
+    });
+}
+
+function chanceOf(v, step) {
+  return once(`boardpass:chance:${gameKey(v)}:${step}`, Array.isArray,
+    async () => (await getJSON(chancesAt(v.token, step))).chances);
+}
+
+// Grade a feed line (a person's move at `step` of `v`): "Reviewing…", then Good, Misstep or
+// Blunder (a chip drawn by CSS from data-grade-label: the line's own text stays the move).
+// `fill(review)` may complete the line once the review is in (its move's label).
+export function markDecision(item, v, step, fill = null) {
+  item.dataset.step = step;
+  chip(item, "pending", TEXT.reviewing());
+  reviewOf(v, step).then((r) => {
+    if (fill) fill(r);
+    chip(item, r.grade, TEXT.grade(r.grade));
+  }, () => {
+    delete item.dataset.grade;
+    delete item.dataset.gradeLabel;
+  });
+}
+
+function chip(item, grade, text) {
+  item.dataset.grade = grade;
+  item.dataset.gradeLabel = text;
+}
+
+// -- the finished game: its review, stats and the all-time count ------------------------------
+
+let shown = null;  // the finished game's link whose review is on the page
+
+// The end of the game `v` (its final link), or nothing (`v` null): every person's missteps and
+// blunders, the stats table, and the all-time wins of its players in this browser.
+export function showGameReview(v) {
+  const box = $("gamereview");
+  box.hidden = !v;
+  if (!v || shown === v.token) return;
+  shown = v.token;
+  const names = v.seats.map((s) => s.name);
+  countGame(v.seed, names, names[v.placed.length ? v.placed[0] : v.winner]);
+  fillTable($("alltime").querySelector("tbody"), allTime(names));
+  reviewGame(v);
+}
+
+async function reviewGame(v) {
+  const reviews = new Map();   // step -> the review of the decision there
+  const odds = new Map();      // step -> each seat's chance there (where turns begin)
+  const starts = [...new Set(v.turns.map(([step]) => step))];
+  let failure = null;
+  const draw = () => {
+    drawStats(v, reviews, odds);
+    drawMistakes(v, reviews);
+    drawProgress(v, reviews, odds, starts, failure);
+  };
+  draw();
+  // Reviews first (they are asked first, and run first), then the positions for luck.
+  const jobs = [
+    ...v.decisions.map(([step]) => reviewOf(v, step).then((r) => reviews.set(step, r))),
+    ...starts.map((step) => chanceOf(v, step).then((list) => odds.set(step, list))),
+  ].map((job) => job.then(draw));
+  const results = await Promise.allSettled(jobs);
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) {
+    failure = failed.reason.message;
+    draw();
+  }
+}
+
+function drawProgress(v, reviews, odds, starts, failure) {
+  const line = $("reviewprogress");
+  line.classList.toggle("error", !!failure);
+  if (failure) line.textContent = TEXT.failed(failure);
+  else if (reviews.size < v.decisions.length) {
+    line.textContent = TEXT.progress(reviews.size, v.decisions.length);
+  } else if (odds.size < starts.length) {
+    line.textContent = TEXT.luckProgress(odds.size, starts.length);
+  }
+  line.hidden = !failure && reviews.size === v.decisions.length && odds.size === starts.length;
+}
+
+// One row per player: [acc, blunders, missteps, missed kills, points lost, luck], each null
+// while unknown (still being reviewed) and "—" for bots (their moves aren't graded).
+const COLUMNS = [
+  { best: Math.max, text: (n) => `${n}%` },
+  { best: Math.min }, { best: Math.min }, { best: Math.min },
+  { best: Math.min, text: (n) => n.toFixed(1) },
+  { best: Math.max, text: (n) => (n > 0 ? `+${n.toFixed(1)}` : n < 0 ? `−${(-n).toFixed(1)}` : "0.0") },
+];
+
+function playerStats(v, reviews, odds, seat) {
+  if (v.seats[seat].bot) return COLUMNS.map(() => "—");
+  const steps = v.decisions.filter(([, s]) => s === seat).map(([step]) => step);
+  const mine = steps.map((step) => reviews.get(step));
+  if (mine.some((r) => !r)) return COLUMNS.map(() => null);
+  const count = (test) => mine.filter(test).length;
+  const lost = Math.round(mine.reduce((sum, r) => sum + r.loss, 0) * 10) / 10;
+  return [
+    mine.length ? Math.round((100 * count((r) => r.grade === "good")) / mine.length) : "—",
+    count((r) => r.grade === "blunder"),
+    count((r) => r.grade === "misstep"),
+    count((r) => r.missed.includes("capture")),
+    lost,
+    luckOf(v, reviews, odds, seat),
+  ];
+}
+
+// Luck, in points: over the player's turns, their chance to win at the turn's end minus at its
+// start, plus what their own moves gave up in it: what the dice, not the moves, changed.
+function luckOf(v, reviews, odds, seat) {
+  let luck = 0;
+  for (let k = 0; k + 1 < v.turns.length; k++) {
+    const [start, who] = v.turns[k];
+    if (who !== seat) continue;
+    const end = v.turns[k + 1][0];
+    if (!odds.has(start) || !odds.has(end)) return null;
+    luck += 100 * (odds.get(end)[seat] - odds.get(start)[seat]);
+    for (const [step, s] of v.decisions) {
+      if (s === seat && step >= start && step < end) luck += reviews.get(step).loss;
+    }
+  }
+  return Math.round(luck * 10) / 10;
+}
+
+function drawStats(v, reviews, odds) {
+  const rows = v.seats.map((_seat, seat) => playerStats(v, reviews, odds, seat));
+  // Gold leads a column once all of it is known, and only where players differ.
+  const leads = COLUMNS.map((column, c) => {
+    const values = rows.map((row) => row[c]);
+    const numbers = values.filter((n) => typeof n === "number");
+    if (values.includes(null) || new Set(numbers).size < 2) return null;
+    return column.best(...numbers);
+  });
+  const body = $("stats").querySelector("tbody");
+  body.replaceChildren();
+  rows.forEach((row, seat) => {
+    const tr = document.createElement("tr");
+    tr.dataset.seat = seat;
+    tr.appendChild(nameCell(v, seat));
+    row.forEach((value, c) => {
+      const cell = document.createElement("td");
+      const text = COLUMNS[c].text || String;
+      cell.textContent = value === null ? "…" : typeof value === "number" ? text(value) : value;
+      if (typeof value === "number" && value === leads[c]) cell.classList.add("lead");
+      tr.appendChild(cell);
+    });
+    body.appendChild(tr);
+  });
+}
+
+function nameCell(v, seat) {
+  const cell = document.createElement("th");
+  cell.scope = "row";
+  const swatch = document.createElement("span");
+  swatch.className = `swatch ${v.seats[seat].color}`;
+  const name = document.createElement("span");
+  name.className = "name";
+  name.textContent = v.seats[seat].name;
+  cell.append(swatch, " ", name);
+  return cell;
+}
+
+// Every misstep and blunder, in the order played: who, the move, its grade and cost, the better
+// play and what the move missed next to it.
+function drawMistakes(v, reviews) {
+  const list = $("mistakes");
+  list.replaceChildren();
+  for (const [step, seat] of v.decisions) {
+    const r = reviews.get(step);
+    if (!r || r.grade === "good") continue;
+    const item = document.createElement("li");
+    item.dataset.step = step;
+    item.dataset.grade = r.grade;
+    const what = document.createElement("p");
+    const who = nameCell(v, seat);
+    const grade = document.createElement("span");
+    grade.className = `grade ${r.grade}`;
+    grade.textContent = TEXT.grade(r.grade);
+    const lost = document.createElement("span");
+    lost.className = "lost";
+    lost.textContent = TEXT.lost(r.loss.toFixed(1));
+    what.append(...who.childNodes, `: ${r.label} `, grade, " ", lost);
+    const better = document.createElement("p");
+    better.className = "better";
+    better.textContent = TEXT.better(r.best);
+    if (r.reasons.length) better.append(" · ", TEXT.missed(inWords(r.reasons)));
+    item.append(what, better);
+    list.appendChild(item);
+  }
+  const done = reviews.size === v.decisions.length;
+  $("nomistakes").hidden = !(done && !list.childElementCount);
+}
+
+function inWords(list) {
+  if (list.length < 2) return list.join("");
+  return TEXT.and(list.slice(0, -1).join(", "), list[list.length - 1]);
+}
