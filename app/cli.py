@@ -293,6 +293,111 @@ def _wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+# -- analysis: speed, calibration, stability ------------------------------------------------------
+
+ANALYSIS_TABLES = (("parcheesi", 4), ("red-arse", 4), ("red-arse", 6), ("ludo", 4))
+
+
+def bot_game(rules, players: int, rng: random.Random) -> tuple[list, int]:
+    """A game of medium bots with ``rng``'s dice: every position it passed through (copies, at
+    rolls, decisions and claims) and the winner (Ludo: the first to finish)."""
+    from app.engine import analysis
+    from app.engine.games import default_colors
+
+    state = rules.initial(default_colors(rules.name, players, getattr(rules, "options", 0)),
+                          rng.randrange(players))
+    seen = []
+    while analysis.winner(state) is None:
+        seen.append(state.copy())
+        if state.phase == ROLL:
+            rules.roll(state, tuple(rng.randint(1, 6) for _ in range(rules.dice_count)))
+        elif state.phase == CLAIM:
+            rules.claim(state, True)
+        else:
+            moves = rules.legal_moves(state)
+            rules.play(state, moves[0] if len(moves) == 1 else
+                       moves[bots.medium(rules, state, moves)])
+    return seen, analysis.winner(state)
+
+
+def _middle(positions: list):
+    """The first roll from the middle of a game on."""
+    return next(state for state in positions[len(positions) // 2:] if state.phase == ROLL)
+
+
+def analysis_bench(game: str, players: int, games: int = 5) -> dict:
+    """CPU seconds for the chance to win (300 playouts) from the middle of ``games`` medium
+    games, and for the review of a decision of two to four options near the middle."""
+    from app.engine import analysis
+
+    rules = rules_for(game, table_options(game, players))
+    chance, review, options = [], [], []
+    for number in range(games):
+        positions, _ = bot_game(rules, players, random.Random(f"analysis-bench/{number}"))
+        middle = _middle(positions)
+        t0 = time.process_time()
+        analysis.chances(rules, middle)
+        chance.append(time.process_time() - t0)
+        for state in positions[len(positions) // 2:]:
+            if state.phase == MOVE and 2 <= len(rules.legal_moves(state)) <= 4:
+                t0 = time.process_time()
+                graded = analysis.review(rules, state)
+                review.append(time.process_time() - t0)
+                options.append(len(graded))
+                break
+    return {"table": f"{game}, {players} players", "positions": games,
+            "chances_300_playouts_s": {"median": round(statistics.median(chance), 2),
+                                       "max": round(max(chance), 2)},
+            "review_s": {"median": round(statistics.median(review), 2),
+                         "max": round(max(review), 2), "options": options}}
+
+
+def calibrate(game: str, players: int, positions: int, playouts: int, decisions: int,
+              seed: str = "1") -> dict:
+    """The chance to win against what happened: positions sampled from medium bot games (a few
+    per game), each position's outcome the winner of that game; Brier score and a table by
+    decile of the predicted chance. Then stability: ``decisions`` reviewed twice, with two
+    playout seeds, and the share of options graded the same."""
+    from app.engine import analysis
+
+    rules = rules_for(game, table_options(game, players))
+    rng = random.Random(f"calibrate/{seed}")
+    pairs = []  # (predicted chance, 1 if that seat won)
+    picked = []  # decisions for the stability check
+    per_game = 5
+    while len(pairs) < positions * players:
+        seen, won = bot_game(rules, players, rng)
+        for state in rng.sample(seen, min(per_game, len(seen))):
+            for s, chance in enumerate(analysis.chances(rules, state, playouts)):
+                pairs.append((chance, 1 if s == won else 0))
+        moves = [s for s in seen if s.phase == MOVE and len(rules.legal_moves(s)) > 1]
+        if moves and len(picked) < decisions:
+            picked.append(rng.choice(moves))
+    pairs = pairs[:positions * players]
+    brier = sum((p - o) ** 2 for p, o in pairs) / len(pairs)
+    share = 1 / players
+    baseline = share * (1 - share) ** 2 + (1 - share) * share ** 2  # everyone 1/players
+    table = {}
+    for decile in range(10):
+        inside = [(p, o) for p, o in pairs if min(int(p * 10), 9) == decile]
+        if inside:
+            table[f"{decile / 10:.1f}-{(decile + 1) / 10:.1f}"] = (
+                f"n {len(inside)}, predicted {statistics.mean(p for p, _ in inside):.3f}, "
+                f"observed {statistics.mean(o for _, o in inside):.3f}")
+    same = total = 0
+    for state in picked:
+        one = analysis.review(rules, state, seed=analysis.position_seed(rules, state, "a"))
+        two = analysis.review(rules, state, seed=analysis.position_seed(rules, state, "b"))
+        same += sum(a.grade == b.grade for a, b in zip(one, two))
+        total += len(one)
+    return {"game": game, "players": players, "positions": len(pairs) // players,
+            "playouts": playouts, "brier_score": round(brier, 4),
+            "brier_if_everyone_had_1_in_players": round(baseline, 4),
+            "calibration_by_decile": table,
+            "stability": {"decisions": len(picked), "options": total,
+                          "same_grade_with_another_seed": round(same / max(total, 1), 3)}}
+
+
 def describe_history(played_match, header) -> list[str]:
     rules = played_match.rules
     lines = []
@@ -394,6 +499,17 @@ def main(argv: list[str] | None = None) -> int:
     tour.add_argument("--board", type=int, choices=red_arse_settings.BOARDS)
     tour.add_argument("--seed", default="1")
     tour.add_argument("--json", action="store_true")
+    abench = commands.add_parser("analysis-bench", help="speed of the chance to win and of the "
+                                 "move review, from the middle of medium bot games")
+    abench.add_argument("--games", type=int, default=5)
+    cal = commands.add_parser("calibrate", help="chance to win against bot games' outcomes "
+                              "(Brier score, deciles) and the review's stability across seeds")
+    cal.add_argument("--game", choices=GAMES, default="parcheesi")
+    cal.add_argument("--players", type=int, default=4)
+    cal.add_argument("--positions", type=int, default=500)
+    cal.add_argument("--playouts", type=int, default=300)
+    cal.add_argument("--decisions", type=int, default=40)
+    cal.add_argument("--seed", default="1")
     lang = commands.add_parser("i18n", help="translation catalogs: update, compile, check")
     lang.add_argument("action", choices=["update", "compile", "check"],
                       help="update: extract the messages and merge them into each language's "
@@ -415,6 +531,12 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(report) if args.json else _lines(report))
         elif args.command == "i18n":
             return _i18n(args.action)
+        elif args.command == "analysis-bench":
+            for game, players in ANALYSIS_TABLES:
+                print(_lines(analysis_bench(game, players, args.games)))
+        elif args.command == "calibrate":
+            print(_lines(calibrate(args.game, args.players, args.positions, args.playouts,
+                                   args.decisions, args.seed)))
         elif args.command == "bench":
             for game, players in BENCH_TABLES:
                 print(_lines(bench(game, players, args.games, args.seconds)))

@@ -27,9 +27,11 @@ standard deviation and ``n`` the playouts, the loss is graded on the cautious en
 
 in points of chance to win: under 3 is Good, 3 to under 10 a Misstep, 10 or more a Blunder. A
 move is thus flagged only when even the favourable end of the estimate says it cost something.
-A close call, an option whose two-sided interval ``d +- Z * s / sqrt(n)`` holds a grade boundary
-(3 or 10 points), gets more playouts: batches of ``REVIEW_BATCH`` for it and the best option, up
-to ``extra`` more in all. The best option is itself picked from the same playouts, which makes
+A close call, an option whose interval between the cautious end and the estimate,
+``[d - Z * s / sqrt(n), d]``, holds a grade boundary (3 or 10 points), so that more playouts
+could change its grade, gets them: batches of ``REVIEW_BATCH`` for it and the best option, up
+to ``extra`` more in all. (Options about as good as the best, whose interval straddles 0
+only, need no more: they are Good either way.) The best option is itself picked from the same playouts, which makes
 the others' losses look slightly smaller, never larger: the cautious side again.
 
 **Luck** (``luck``): per player, the sum over their rolls of the chance to win once the roll
@@ -92,29 +94,29 @@ def chances(rules, state, playouts: int = PLAYOUTS, seed: int | None = None) -> 
 
 
 def dice(seed: int, k: int, seats: int) -> list:
-    """Playout ``k``'s dice: per seat, a function giving that seat's next die (1 to 6)."""
+    """Playout ``k``'s dice: per seat, a source of uniform numbers in [0, 1), each giving one
+    die (``int(u * 6) + 1``)."""
     base = (seed & (1 << 64) - 1) << 24 | k << 8
-    return [_die(random.Random(base | s).random) for s in range(seats)]
-
-
-def _die(uniform):
-    return lambda: int(uniform() * 6) + 1
+    return [random.Random(base | s).random for s in range(seats)]
 
 
 def play_out(rules, state, dice: list) -> int:
-    """Play ``state`` (changed in place) to the end with medium bots and ``dice`` (one
-    function per seat); the winning seat."""
-    roll, legal, play, pick = rules.roll, rules.legal_moves, rules.play, bots.medium
+    """Play ``state`` (changed in place) to the end with medium bots and ``dice`` (``dice``'s
+    sources, one per seat); the winning seat."""
+    roll, pick = rules.roll, bots.medium_move
+    play = getattr(rules, "play_legal", rules.play)  # medium's moves are legal
     two = rules.dice_count == 2
     placed = hasattr(state, "placed")  # Ludo: the first to finish wins
     while True:
         phase = state.phase
         if phase == ROLL:
-            die = dice[state.turn]
-            roll(state, (die(), die()) if two else (die(),))
+            uniform = dice[state.turn]
+            if two:
+                roll(state, (int(uniform() * 6) + 1, int(uniform() * 6) + 1))
+            else:
+                roll(state, (int(uniform() * 6) + 1,))
         elif phase == MOVE:
-            moves = legal(state)
-            play(state, moves[0] if len(moves) == 1 else moves[pick(rules, state, moves)])
+            play(state, pick(rules, state))
             if placed and state.placed:
                 return state.placed[0]
         elif phase == CLAIM:
@@ -232,10 +234,10 @@ def _difference(best: bytearray, other: bytearray) -> tuple[float, float]:
 
 
 def _close(best: bytearray, other: bytearray) -> bool:
-    """Does the interval of ``other``'s loss hold a grade boundary?"""
+    """Is ``other``'s grade a close call: would its grade differ were it graded on the
+    estimate rather than on the cautious end (a grade boundary lies between the two)?"""
     middle, half = _difference(best, other)
-    return any(middle - half < points / 100 <= middle + half
-               for points in (MISSTEP_POINTS, BLUNDER_POINTS))
+    return grade(100 * max(0.0, middle - half)) != grade(100 * max(0.0, middle))
 
 
 # -- what a move missed ----------------------------------------------------------------------------

@@ -185,13 +185,20 @@ _SCORERS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 def _scorer(rules, danger: float) -> _Scorer:
     """The scorer of a rule set and danger, built once per rule set (its tables cost about a
     millisecond)."""
+    last = _LAST_SCORER
+    if last[0] is rules and last[1] == danger:  # bots weigh move after move in one game
+        return last[2]
     mine = _SCORERS.get(rules)
     if mine is None:
         mine = _SCORERS[rules] = {}
     found = mine.get(danger)
     if found is None:
         found = mine[danger] = _Scorer(rules, danger)
+    _LAST_SCORER[:] = [rules, danger, found]
     return found
+
+
+_LAST_SCORER: list = [None, None, None]
 
 
 def in_danger(rules, colors, pos, seat: int) -> int:
@@ -237,6 +244,23 @@ def choose(strength: str, rules, state, seed: int) -> int:
     raise ValueError(f"no bot strength {strength!r}")
 
 
+def medium_move(rules, state):
+    """The move medium plays (the move itself: playouts need no index). A rule set that lists
+    its candidate moves (Parcheesi: ``candidates``, a superset of the legal moves in the same
+    order) has them ranked first, then settles the legality of the best few only."""
+    candidates = getattr(rules, "candidates", None)
+    if candidates is None:
+        moves = rules.legal_moves(state)
+        return moves[0] if len(moves) == 1 else moves[medium(rules, state, moves)]
+    moves = candidates(state)
+    if len(moves) == 1:
+        return moves[0]
+    worths = _worths(rules, state, moves)
+    # Best first, equals in the listed order (a reversed sort keeps equals in order).
+    return moves[rules.first_legal(state, sorted(range(len(moves)), key=worths.__getitem__,
+                                                 reverse=True))]
+
+
 def medium(rules, state, moves) -> int:
     """Medium's move among ``moves`` (the legal list, more than one): the best evaluated, the
     first listed of equals (``_ranked``'s first, without the sorting)."""
@@ -272,30 +296,47 @@ def _worths(rules, state, moves, danger: float = 0.45) -> list[float]:
     for (_, _, near, bit), (a, b, c, d) in zip(tables, pos):
         marks.append(bit[a] | bit[b] | bit[c] | bit[d])
         reach.append(near[a] | near[b] | near[c] | near[d])
-    threats = [_threat(marks, s) for s in seats]
+    threats, before = [], 0  # per seat: what its rivals stand on
+    for mark in marks:
+        threats.append(before)
+        before |= mark
+    after = 0
+    for s in reversed(seats):
+        threats[s] |= after
+        after |= marks[s]
     scores = [_score(table, pieces, threat)
               for table, pieces, threat in zip(tables, pos, threats)]
+    rivals = scores[:seat] + scores[seat + 1:]
+    first, rest = max(rivals) * 0.6, sum(rivals) / len(rivals) * 0.4  # while no rival changes
     table, threat, bit = tables[seat], threats[seat], tables[seat][3]
+    others = 0  # where a rival's piece can be threatened from
+    for s in seats:
+        if s != seat:
+            others |= reach[s]
     worths = []
     for move in moves:
         winner, changes = landing(state, move)
         if winner is not None:
             worths.append(100.0 if winner == seat else -100.0)
             continue
-        after = scores[:]
         if len(changes) == 1:  # the mover's pieces alone: the commonest case by far
             pieces = changes[0][1]
-            after[seat] = _score(table, pieces, threat)
+            score = _score(table, pieces, threat)
             a, b, c, d = pieces
             mark = bit[a] | bit[b] | bit[c] | bit[d]
             moved = mark ^ marks[seat]
-            if moved:
-                for s in seats:
-                    if reach[s] & moved and s != seat:
-                        now = marks[:]
-                        now[seat] = mark
-                        after[s] = _score(tables[s], pos[s], _threat(now, s))
+            if not moved & others:  # no rival's danger changes: nor its score
+                worths.append(score - first - rest)
+                continue
+            touched = [s for s in seats if reach[s] & moved and s != seat]
+            after = scores[:]
+            after[seat] = score
+            now = marks[:]
+            now[seat] = mark
+            for s in touched:
+                after[s] = _score(tables[s], pos[s], _threat(now, s))
         else:
+            after = scores[:]
             now, moved = marks[:], 0
             for s, pieces in changes:
                 now[s] = _mark(tables[s], pieces)

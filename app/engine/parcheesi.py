@@ -31,7 +31,7 @@ class State:
     """A Parcheesi position. ``pos[seat][piece]`` is a progress; cells are kept in step with it."""
 
     __slots__ = ("colors", "pos", "turn", "phase", "pool", "doubles", "pairs", "winner",
-                 "count", "owner", "ones", "twos", "moves", "memo", "rivals")
+                 "count", "owner", "ones", "twos", "moves", "hops", "memo", "rivals")
 
     def copy(self) -> "State":
         other = State.__new__(State)
@@ -46,7 +46,7 @@ class State:
         other.count = self.count[:]
         other.owner = self.owner[:]
         other.ones, other.twos = self.ones, self.twos
-        other.moves = None
+        other.moves = other.hops = None
         other.memo = self.memo
         other.rivals = self.rivals
         return other
@@ -131,7 +131,7 @@ class Parcheesi:
         state.count = [0] * self.board.cells
         state.owner = [0] * self.board.cells
         state.ones = state.twos = 0
-        state.moves = None
+        state.moves = state.hops = None
         state.memo = {}
         state.rivals = None
         for seat, pieces in enumerate(pos):
@@ -212,13 +212,11 @@ class Parcheesi:
             return []
         if state.moves is not None:
             return state.moves
-        if state.rivals is None:
-            state.rivals = self._rivals(state)
+        hops = self._candidates(state)
         prey, walls, nostop = state.rivals
         pieces = state.pos[state.turn]
         pool = state.pool
         pairs = state.pairs
-        hops = self._hops(pieces, pool, prey, walls, nostop, pairs)
         size = len(pool)
         # Hops that each play every value and earn nothing are all equally good.
         if len(hops) > 1 and not all(len(hop[3]) == size and not hop[4] for hop in hops):
@@ -237,6 +235,52 @@ class Parcheesi:
         state.moves = moves = [_move(Move, hop[:4]) for hop in hops]
         return moves
 
+    def _candidates(self, state: State) -> list[tuple]:
+        """The position's hops before the use-the-most-values rule (``_hops``), kept with it
+        until something moves."""
+        hops = state.hops
+        if hops is None:
+            if state.rivals is None:
+                state.rivals = self._rivals(state)
+            prey, walls, nostop = state.rivals
+            hops = state.hops = self._hops(state.pos[state.turn], state.pool, prey, walls,
+                                           nostop, state.pairs)
+        return hops
+
+    def candidates(self, state: State) -> list[Move]:
+        """Every move the board allows now, before the use-the-most-values rule: the legal
+        moves are among them, in the same order (see ``first_legal``)."""
+        if state.phase != MOVE:
+            return []
+        return [_move(Move, hop[:4]) for hop in self._candidates(state)]
+
+    def first_legal(self, state: State, order) -> int:
+        """The first of ``order`` (indices of ``candidates``) that is a legal move, working out
+        no more of the search than it takes: a candidate whose play uses as many values as the
+        most any play could (``_bound``) is legal without looking at the others. Players that
+        rank every candidate (bots) then need the whole legal list only now and then."""
+        if state.moves is None:
+            hops = self._candidates(state)
+            size = len(state.pool)
+            if len(hops) == 1 or all(len(hop[3]) == size and not hop[4] for hop in hops):
+                return order[0]
+            pieces, pool, pairs = state.pos[state.turn], state.pool, state.pairs
+            prey, walls, nostop = state.rivals
+            top = hops[order[0]]
+            if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST and \
+                    self._calm(pieces, pool, prey):
+                if self._follows(pieces, hops, top):  # both dice played: as many as any play
+                    return order[0]
+                bound = 2
+            else:
+                bound = self._bound(pieces, pool, prey)
+            if self._after(pieces, pool, prey, top, (walls, nostop, pairs, state.memo),
+                           bound - 1) >= bound:
+                return order[0]
+        legal = self.legal_moves(state)
+        hops = self.candidates(state)
+        return next(i for i in order if hops[i] in legal)
+
     def _two_dice(self, pieces, pool: tuple, prey: int, hops: list, search: tuple) -> list[int]:
         """Totals for the commonest roll: two different dice, nothing to capture, no Home.
 
@@ -244,14 +288,18 @@ class Parcheesi:
         position still work after the first one unless its landing square lies on their way or
         it took the last pawn from their start; only then is it worked out in full.
         """
-        totals = []
-        for hop in hops:
-            _, src, dst, (v,), _ = hop
-            left = pieces.count(src) > 1
-            follows = any(w != v and not h_src < dst <= h_dst and (h_src != src or left)
-                          for _, h_src, h_dst, (w,), _ in hops)
-            totals.append(2 if follows else self._after(pieces, pool, prey, hop, search))
-        return totals
+        return [2 if self._follows(pieces, hops, hop) else
+                self._after(pieces, pool, prey, hop, search) for hop in hops]
+
+    @staticmethod
+    def _follows(pieces, hops: list, hop: tuple) -> bool:
+        """``_two_dice``: is some hop of the other die sure to work after ``hop``?"""
+        _, src, dst, (v,), _ = hop
+        left = pieces.count(src) > 1
+        for _, h_src, h_dst, (w,), _ in hops:
+            if w != v and not h_src < dst <= h_dst and (h_src != src or left):
+                return True
+        return False
 
     def _options(self, state: State) -> list[tuple[Move, bool]]:
         """Single hops and entries the board allows, before the use-the-most-values rule, each
@@ -505,6 +553,10 @@ class Parcheesi:
         moves = state.moves if state.moves is not None else self.legal_moves(state)
         if move not in moves:
             raise IllegalMove(f"{move} is not legal here")
+        self.play_legal(state, move)
+
+    def play_legal(self, state: State, move: Move) -> None:
+        """``play`` for a move known to be legal (``first_legal`` found it): no check."""
         self._apply(state, move)
         if state.phase != OVER:
             self._settle(state)
@@ -522,6 +574,7 @@ class Parcheesi:
         if dst == self.home:
             if pieces.count(dst) == 4:
                 state.phase, state.winner, state.pool, state.moves = OVER, seat, (), None
+                state.hops = None
                 state.pairs = ()
                 return
             pool = self._plus(pool, HOME_BONUS)
@@ -533,7 +586,7 @@ class Parcheesi:
                 pool = self._plus(pool, CAPTURE_BONUS)
             self._add(state, cell, seat)
         state.pool = pool
-        state.moves = None
+        state.moves = state.hops = None
 
     def _capture(self, state: State, cell: int) -> None:
         victim = state.owner[cell]
@@ -568,12 +621,14 @@ class Parcheesi:
         return None, [(seat, pieces), (victim, caught)]
 
     def _settle(self, state: State) -> None:
-        if not (state.pool and self.legal_moves(state)):
+        """End the roll when no value left can be played (some hop can, exactly when some move
+        is legal)."""
+        if not (state.pool and self._candidates(state)):
             self._end_roll(state)
 
     def _end_roll(self, state: State) -> None:
         """Unplayable values are lost; doubles roll again, otherwise the next seat rolls."""
-        state.pool, state.moves, state.phase = (), None, ROLL
+        state.pool, state.moves, state.hops, state.phase = (), None, None, ROLL
         if not state.doubles:
             state.turn = (state.turn + 1) % len(state.colors)
             state.pairs = ()
