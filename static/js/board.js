@@ -280,6 +280,16 @@ function star(x, y, outer, inner) {
   return points.join(" ");
 }
 
+// A seat as the page names it: its color's swatch and its name (as typed: text, never markup).
+export function seatLabel(seat) {
+  const swatch = document.createElement("span");
+  swatch.className = `swatch ${seat.color}`;
+  const name = document.createElement("span");
+  name.className = "name";
+  name.textContent = seat.name;
+  return [swatch, " ", name];
+}
+
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // A tap, a click, or Enter / Space on a focused board element.

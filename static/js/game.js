@@ -2,7 +2,7 @@
 // The server holds nothing: this turn's steps live in the page's URL (#s=...), so a reload keeps
 // them, and every step is checked by the server, which replays the link each time.
 
-import { Board, activate, sleep } from "./board.js";
+import { Board, activate, seatLabel, sleep } from "./board.js";
 import { N_, _, lang } from "./i18n.js";
 import { chancesAfter, chancesAt, markDecision, showChances, showGameReview } from "./review.js";
 
@@ -794,12 +794,7 @@ function showResults(v) {
     const place = document.createElement("span");
     place.className = "place";
     place.textContent = TEXT.ordinal(i + 1);
-    const swatch = document.createElement("span");
-    swatch.className = `swatch ${v.seats[seat].color}`;
-    const name = document.createElement("span");
-    name.className = "name";
-    name.textContent = v.seats[seat].name;
-    item.append(place, " ", swatch, " ", name);
+    item.append(place, " ", ...seatLabel(v.seats[seat]));
     const medal = v.seats[seat].won.findIndex((n) => n > 0);
     if (medal >= 0) item.append(" ", medalIcon(medal));
     list.appendChild(item);

@@ -6,6 +6,7 @@
 
 import { N_, _, lang } from "./i18n.js";
 import { allTime, countGame, fillTable } from "./alltime.js";
+import { seatLabel } from "./board.js";
 
 const GRADES = { good: N_("Good"), misstep: N_("Misstep"), blunder: N_("Blunder") };
 const TEXT = {
@@ -287,12 +288,7 @@ function drawStats(v, reviews, odds) {
 function nameCell(v, seat) {
   const cell = document.createElement("th");
   cell.scope = "row";
-  const swatch = document.createElement("span");
-  swatch.className = `swatch ${v.seats[seat].color}`;
-  const name = document.createElement("span");
-  name.className = "name";
-  name.textContent = v.seats[seat].name;
-  cell.append(swatch, " ", name);
+  cell.append(...seatLabel(v.seats[seat]));
   return cell;
 }
 
@@ -308,14 +304,13 @@ function drawMistakes(v, reviews) {
     item.dataset.step = step;
     item.dataset.grade = r.grade;
     const what = document.createElement("p");
-    const who = nameCell(v, seat);
     const grade = document.createElement("span");
     grade.className = `grade ${r.grade}`;
     grade.textContent = TEXT.grade(r.grade);
     const lost = document.createElement("span");
     lost.className = "lost";
     lost.textContent = TEXT.lost(r.loss.toFixed(1));
-    what.append(...who.childNodes, `: ${r.label} `, grade, " ", lost);
+    what.append(...seatLabel(v.seats[seat]), `: ${r.label} `, grade, " ", lost);
     const better = document.createElement("p");
     better.className = "better";
     better.textContent = TEXT.better(r.best);
