@@ -20,7 +20,7 @@ import hashlib
 import random
 import weakref
 
-from .core import MOVE, OVER, CLAIM
+from .core import CLAIM, MOVE, OVER, Move
 
 STRENGTHS = ("easy", "medium", "hard")
 BOT_LEVELS = {1: "easy", 2: "medium", 3: "hard"}  # ``Seat.bot`` in the link
@@ -82,6 +82,7 @@ class _Scorer:
         self.tables = [self._tables(rules, color, danger)
                        for color in range(len(rules.board.color_names))]
         self.landing = landing_of(rules)
+        self.seated: dict = {}  # seats' colors -> their tables, in seat order
 
     @staticmethod
     def _tables(rules, color: int, danger: float):
@@ -247,18 +248,19 @@ def choose(strength: str, rules, state, seed: int) -> int:
 def medium_move(rules, state):
     """The move medium plays (the move itself: playouts need no index). A rule set that lists
     its candidate moves (Parcheesi: ``candidates``, a superset of the legal moves in the same
-    order) has them ranked first, then settles the legality of the best few only."""
+    order, as hops that ``landing`` takes) has them ranked first, then settles the legality
+    of the best few only."""
     candidates = getattr(rules, "candidates", None)
     if candidates is None:
         moves = rules.legal_moves(state)
         return moves[0] if len(moves) == 1 else moves[medium(rules, state, moves)]
-    moves = candidates(state)
-    if len(moves) == 1:
-        return moves[0]
-    worths = _worths(rules, state, moves)
+    hops = candidates(state)
+    if len(hops) == 1:
+        return Move(*hops[0][:4])
+    worths = _worths(rules, state, hops)
     # Best first, equals in the listed order (a reversed sort keeps equals in order).
-    return moves[rules.first_legal(state, sorted(range(len(moves)), key=worths.__getitem__,
-                                                 reverse=True))]
+    return Move(*hops[rules.first_legal(state, sorted(range(len(hops)), key=worths.__getitem__,
+                                                      reverse=True))][:4])
 
 
 def medium(rules, state, moves) -> int:
@@ -290,7 +292,9 @@ def _worths(rules, state, moves, danger: float = 0.45) -> list[float]:
     pos = state.pos
     scorer = _scorer(rules, danger)
     landing = scorer.landing
-    tables = [scorer.tables[c] for c in state.colors]
+    tables = scorer.seated.get(state.colors)
+    if tables is None:
+        tables = scorer.seated[state.colors] = [scorer.tables[c] for c in state.colors]
     seats = range(len(pos))
     marks, reach = [], []
     for (_, _, near, bit), (a, b, c, d) in zip(tables, pos):
@@ -304,8 +308,7 @@ def _worths(rules, state, moves, danger: float = 0.45) -> list[float]:
     for s in reversed(seats):
         threats[s] |= after
         after |= marks[s]
-    scores = [_score(table, pieces, threat)
-              for table, pieces, threat in zip(tables, pos, threats)]
+    scores = [0.0 if s == seat else _score(tables[s], pos[s], threats[s]) for s in seats]
     rivals = scores[:seat] + scores[seat + 1:]
     first, rest = max(rivals) * 0.6, sum(rivals) / len(rivals) * 0.4  # while no rival changes
     table, threat, bit = tables[seat], threats[seat], tables[seat][3]

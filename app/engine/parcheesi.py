@@ -247,12 +247,12 @@ class Parcheesi:
                                            nostop, state.pairs)
         return hops
 
-    def candidates(self, state: State) -> list[Move]:
+    def candidates(self, state: State) -> list[tuple]:
         """Every move the board allows now, before the use-the-most-values rule: the legal
-        moves are among them, in the same order (see ``first_legal``)."""
-        if state.phase != MOVE:
-            return []
-        return [_move(Move, hop[:4]) for hop in self._candidates(state)]
+        moves are among them, in the same order (see ``first_legal``). Each is a hop,
+        ``(piece, src, dst, values, bonus)``: ``Move(*hop[:4])`` is the move, ``landing``
+        takes either."""
+        return self._candidates(state) if state.phase == MOVE else []
 
     def first_legal(self, state: State, order) -> int:
         """The first of ``order`` (indices of ``candidates``) that is a legal move, working out
@@ -279,7 +279,7 @@ class Parcheesi:
                 return order[0]
         legal = self.legal_moves(state)
         hops = self.candidates(state)
-        return next(i for i in order if hops[i] in legal)
+        return next(i for i in order if _move(Move, hops[i][:4]) in legal)
 
     def _two_dice(self, pieces, pool: tuple, prey: int, hops: list, search: tuple) -> list[int]:
         """Totals for the commonest roll: two different dice, nothing to capture, no Home.
@@ -607,7 +607,7 @@ class Parcheesi:
         wins with it or None, and ``(seat, pawns after)`` for the mover and any pawn it
         captures."""
         seat = state.turn
-        k, _, dst, _ = move
+        k, dst = move[0], move[2]
         pieces = state.pos[seat][:]
         pieces[k] = dst
         if dst == self.home:
