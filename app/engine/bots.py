@@ -103,31 +103,15 @@ def _mark(table, pieces) -> int:
 
 
 def _score(table, pieces, threat: int) -> float:
-    """One seat's score, ``threat`` the holes its rivals stand on (written out for four
-    pieces: this runs for nearly every move a bot weighs)."""
+    """One seat's score, ``threat`` the holes its rivals stand on."""
     add, cost, near, _ = table
-    a, b, c, d = pieces
     score = 0.0
-    worth = add[a]
-    if worth:
-        score += worth
-        if near[a] & threat:
-            score -= cost[a]
-    worth = add[b]
-    if worth:
-        score += worth
-        if near[b] & threat:
-            score -= cost[b]
-    worth = add[c]
-    if worth:
-        score += worth
-        if near[c] & threat:
-            score -= cost[c]
-    worth = add[d]
-    if worth:
-        score += worth
-        if near[d] & threat:
-            score -= cost[d]
+    for p in pieces:
+        worth = add[p]
+        if worth:
+            score += worth
+            if near[p] & threat:
+                score -= cost[p]
     return score
 
 
