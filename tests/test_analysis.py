@@ -77,7 +77,7 @@ def test_a_finished_game_gives_the_winner_everything():
     # Playing the 3 first leaves the 4 unplayable: the last pawn misses Home and the game.
     ("parcheesi", "parcheesi y:H,H,H,h4/r:H,H,H,30 y 4,3", "y h4-H 4", "y h4-h7 3", "home"),
     # Blue's last marble nears its home column: kill it or lose.
-    ("red-arse", "red-arse r:h3,h4,14,30/b:h2,h3,h4,18 r 4", "r 14-18 4", "r 30-34 4",
+    ("red-arse", "red-arse r:h3,h4,14,30/b:h2,h3,h4,18 r 4", "r 14-18 4", "r 30-26 -4",
      "capture"),
     # The last marble can walk into the home column and win.
     ("red-arse", "red-arse r:h2,h3,h4,5/b:h2,h3,h4,40 r 4", "r 5-h1 4", "r 5-1 -4", "home"),
@@ -88,7 +88,7 @@ def test_a_finished_game_gives_the_winner_everything():
 ])
 def test_a_clearly_worse_move_is_a_blunder_that_names_what_it_missed(game, text, best, worse,
                                                                       reason):
-    review = graded(game, text)
+    review = graded(game, text, playouts=analysis.REVIEW_PLAYOUTS)  # the real review
     assert review[best].grade == analysis.GOOD and review[best].best
     assert review[best].loss == 0 and review[best].reasons == []
     assert review[worse].grade == analysis.BLUNDER, review[worse]

@@ -11,8 +11,9 @@ share of those games it wins (Ludo: the first seat to finish). A finished positi
 its winner and 0 to the rest.
 
 **Dice.** Playout ``k`` gives every seat its own stream of dice (``random.Random`` seeded from the
-seed, ``k`` and the seat): a seat's ``j``-th roll is the same whatever the others did, so two
-playouts that differ in one move stay on the same dice as long as possible.
+seed, ``k`` and the seat), drawn a block per turn: a seat's ``j``-th turn rolls the same dice
+whatever the others did and whether its earlier turns earned re-rolls, so two playouts that
+differ in one move stay on the same dice as long as possible.
 
 **Move review** (``review``): at a decision with more than one legal move, each option is played
 (the rest of the turn, then the game, by medium bots) on the *same* playouts, ``k = 0..n-1``
@@ -21,9 +22,10 @@ playout gives a paired difference ``d_k = win_k(b) - win_k(i)`` (-1, 0 or 1; ``w
 mover's). Because both options meet the same dice, most luck cancels in ``d_k`` and its spread
 is far smaller than that of either result alone. With ``d`` the mean of the ``d_k``, ``s`` their
 standard deviation and ``n`` the playouts, the loss is graded on the cautious end of a one-sided
-95% confidence bound::
+99% confidence bound (the stability check, two seeds grading alike, asked for that much
+caution: see ``docs/analysis.md``)::
 
-    loss = max(0, 100 * (d - Z * s / sqrt(n)))      Z = 1.645
+    loss = max(0, 100 * (d - Z * s / sqrt(n)))      Z = 2.33
 
 in points of chance to win: under 3 is Good, 3 to under 10 a Misstep, 10 or more a Blunder. A
 move is thus flagged only when even the favourable end of the estimate says it cost something.
@@ -56,7 +58,7 @@ PLAYOUTS = 300  # chance to win
 REVIEW_PLAYOUTS = 200  # each option of a reviewed decision, at first
 REVIEW_EXTRA = 600  # at most this many more for a close call
 REVIEW_BATCH = 200
-Z = 1.645  # one-sided 95%
+Z = 2.33  # one-sided 99%
 
 GOOD, MISSTEP, BLUNDER = "good", "misstep", "blunder"
 GRADE_LABELS = {GOOD: N_("Good"), MISSTEP: N_("Misstep"), BLUNDER: N_("Blunder")}
@@ -100,21 +102,36 @@ def dice(seed: int, k: int, seats: int) -> list:
     return [random.Random(base | s).random for s in range(seats)]
 
 
+TURN_DICE = 6  # dice drawn for each turn, whether it uses them or not
+
+
 def play_out(rules, state, dice: list) -> int:
     """Play ``state`` (changed in place) to the end with medium bots and ``dice`` (``dice``'s
-    sources, one per seat); the winning seat."""
+    sources, one per seat); the winning seat.
+
+    Each turn of a seat takes a block of ``TURN_DICE`` dice from its source, used or not (a
+    longer turn draws more), so the seat's next turn meets the same dice whether this one
+    earned a re-roll or not."""
     roll, pick = rules.roll, bots.medium_move
     play = getattr(rules, "play_legal", rules.play)  # medium's moves are legal
     two = rules.dice_count == 2
     placed = hasattr(state, "placed")  # Ludo: the first to finish wins
+    roller, block, next_die = None, [], 0
     while True:
         phase = state.phase
         if phase == ROLL:
-            uniform = dice[state.turn]
+            if state.turn != roller:
+                roller, next_die = state.turn, 0
+                uniform = dice[roller]
+                block = [int(uniform() * 6) + 1 for _ in range(TURN_DICE)]
+            if next_die + 2 > len(block):
+                block += [int(uniform() * 6) + 1 for _ in range(TURN_DICE)]
             if two:
-                roll(state, (int(uniform() * 6) + 1, int(uniform() * 6) + 1))
+                roll(state, (block[next_die], block[next_die + 1]))
+                next_die += 2
             else:
-                roll(state, (int(uniform() * 6) + 1,))
+                roll(state, (block[next_die],))
+                next_die += 1
         elif phase == MOVE:
             play(state, pick(rules, state))
             if placed and state.placed:
