@@ -58,7 +58,8 @@ def chances_at(game: Game, step: int, playouts: int) -> list[float]:
     return analysis.chances(game.rules, state_at(game, step), playouts=playouts)
 
 
-def review_at(game: Game, step: int, playouts: int | None = None) -> dict:
+def review_at(game: Game, step: int, playouts: int | None = None,
+              extra: int | None = None) -> dict:
     """The review of the person's decision at ``step``: every option's chance and grade (the
     engine's ``Option``s, in the canonical order), the one played, the best, and the position
     (``state``) the options are moves of."""
@@ -66,9 +67,10 @@ def review_at(game: Game, step: int, playouts: int | None = None) -> dict:
         raise NotADecision(N_("That step is not a player's choice between moves."))
     state = state_at(game, step)
     assert state.phase == MOVE
-    kwargs = {} if playouts is None else {"playouts": playouts}
+    kwargs = {name: value for name, value in (("playouts", playouts), ("extra", extra))
+              if value is not None}  # the engine's defaults otherwise
     options = analysis.review(game.rules, state, **kwargs)
     played = game.match.steps[step][0]
-    best = min(options, key=lambda o: o.loss)
-    return {"step": step, "seat": state.turn, "played": played, "best": best.index,
+    best = next(o.index for o in options if o.best)
+    return {"step": step, "seat": state.turn, "played": played, "best": best,
             "options": options, "state": state}

@@ -63,10 +63,6 @@ def sms(request):
 
 @pytest.fixture(scope="module")
 def server():
-    from functools import partial
-
-    from app.engine import analysis
-
     with pytest.MonkeyPatch.context() as mp:
         for name in list(os.environ):
             if name.startswith("TWILIO_") or name == "PUBLIC_URL":
@@ -74,9 +70,8 @@ def server():
         # Few playouts, and none extra for close calls (with so few, nearly every call is close):
         # the chance-to-win pills and move reviews come fast. Their sense is tested in
         # test_review_api.py and the engine's tests; here, the page.
-        mp.setattr(analysis, "review", partial(analysis.review, extra=0))
         with LiveServer(create_app({"KEYS": KEYS, "ANALYSIS_PLAYOUTS": 30,
-                                    "REVIEW_PLAYOUTS": 30})) as live:
+                                    "REVIEW_PLAYOUTS": 30, "REVIEW_EXTRA": 0})) as live:
             yield live
 
 

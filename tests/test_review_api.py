@@ -16,7 +16,7 @@ KEYS = Keys.for_tests("review")
 @pytest.fixture
 def fast(client):
     """Fewer playouts than the product's 300: these tests check the answers' shape and sense."""
-    client.application.config.update(ANALYSIS_PLAYOUTS=40, REVIEW_PLAYOUTS=40)
+    client.application.config.update(ANALYSIS_PLAYOUTS=40, REVIEW_PLAYOUTS=40, REVIEW_EXTRA=0)
     return client
 
 

@@ -497,7 +497,8 @@ def review_step(token):
     next to the best, in the page's language. Cached for good like ``chances``."""
     played, _ = load(token, _keys())
     step = _step_arg(played)
-    done = review.review_at(played, step, current_app.config.get("REVIEW_PLAYOUTS"))
+    config = current_app.config
+    done = review.review_at(played, step, config.get("REVIEW_PLAYOUTS"), config.get("REVIEW_EXTRA"))
     state, lang = done.pop("state"), i18n.page_lang()
     color = played.header.seats[done["seat"]].color
     moves = played.rules.legal_moves(state)
