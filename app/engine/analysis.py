@@ -306,7 +306,7 @@ def features(rules, state, move) -> dict[str, int]:
     pieces stand within a rival's reach afterwards."""
     seat = state.turn
     color = state.colors[seat]
-    won, changes = bots.landing_of(rules)(state, move)
+    won, changes = rules.landing(state, move)
     done = {}
     if won is not None:
         done["home"] = 1

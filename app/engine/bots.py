@@ -15,7 +15,6 @@ The bots never see the game's future dice: the hard bot's look-ahead rolls its o
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import random
 import weakref
@@ -81,7 +80,7 @@ class _Scorer:
             raise ValueError("scores are written out for four pieces a seat")
         self.tables = [self._tables(rules, color, danger)
                        for color in range(len(rules.board.color_names))]
-        self.landing = landing_of(rules)
+        self.landing = rules.landing  # what a move alone changes: (winner, changes)
         self.seated: dict = {}  # seats' colors -> their tables, in seat order
 
     @staticmethod
@@ -337,54 +336,6 @@ def _worths(rules, state, moves, danger: float = 0.45) -> list[float]:
         rivals = after[:seat] + after[seat + 1:]
         worths.append(after[seat] - max(rivals) * 0.6 - sum(rivals) / len(rivals) * 0.4)
     return worths
-
-
-def _ludo_landing(rules, state, move) -> tuple[int | None, list]:
-    """``landing`` for Ludo (``Ludo.play`` without the turn): a piece reaching the goal, the
-    last of the four, places its seat, and when one seat is left the game is over (the first
-    placed won); landing on a square that isn't safe sends every rival piece there home."""
-    seat = state.turn
-    k, _, q, _ = move
-    pieces = state.pos[seat][:]
-    pieces[k] = q
-    changes = [(seat, pieces)]
-    if q == rules.goal:
-        if pieces.count(q) == 4:
-            placed = state.placed + (seat,)
-            active = [s for s in range(len(state.colors))
-                      if s not in placed and s not in state.waiting]
-            if len(active) == 1:
-                return placed[0], changes
-        return None, changes
-    if q <= rules.last:
-        square = rules.cell[state.colors[seat]][q + 1]
-        if not rules.safe[square]:
-            for other, theirs in enumerate(state.pos):
-                p = rules.at[state.colors[other]][square]
-                if other != seat and p in theirs:
-                    changes.append((other, [-1 if x == p else x for x in theirs]))
-    return None, changes
-
-
-_LANDINGS = {"ludo": _ludo_landing}  # rule sets whose module has no ``landing``
-
-
-def landing_of(rules):
-    """``landing(state, move) -> (winner, changes)`` for a rule set: what a legal move alone
-    changes (the winning seat or None; ``(seat, pieces after)`` for each seat whose pieces it
-    moves), without touching ``state``."""
-    return getattr(rules, "landing", None) or \
-        functools.partial(_LANDINGS.get(rules.name, _landing), rules)
-
-
-def _landing(rules, state, move) -> tuple[int | None, list]:
-    """``landing`` for a rule set without one: the seats whose pieces a copy of the position
-    shows changed."""
-    child = after(rules, state, move)
-    if child.phase == OVER:
-        placed = getattr(child, "placed", None)
-        return (placed[0] if placed else child.winner), []
-    return None, [(s, pieces) for s, pieces in enumerate(child.pos) if pieces != state.pos[s]]
 
 
 HARD_CANDIDATES = 4  # medium's best moves that hard looks further into

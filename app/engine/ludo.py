@@ -211,6 +211,32 @@ class Ludo(OneDie):
                 again = True
         self._end_move(state, again)
 
+    def landing(self, state: State, move: Move) -> tuple[int | None, list]:
+        """What a legal move changes, for bots that weigh many moves without copying the
+        position (``play`` without the turn): ``(winner, changes)``, the seat that wins with it
+        or None, and ``(seat, pieces after)`` for the mover and every rival it sends home."""
+        seat = state.turn
+        k, _, q, _ = move
+        pieces = state.pos[seat][:]
+        pieces[k] = q
+        changes = [(seat, pieces)]
+        if q == self.goal:
+            if pieces.count(q) == 4:
+                placed = state.placed + (seat,)
+                active = [s for s in range(len(state.colors)) if s not in placed and
+                          s not in state.waiting and s not in state.out]
+                if len(active) == 1:
+                    return placed[0], changes
+            return None, changes
+        if q <= self.last:
+            square = self.cell[state.colors[seat]][q + 1]
+            if not self.safe[square]:
+                for other, theirs in enumerate(state.pos):
+                    p = self.at[state.colors[other]][square]
+                    if other != seat and p in theirs:
+                        changes.append((other, [HOME if x == p else x for x in theirs]))
+        return None, changes
+
     def _capture(self, state: State, seat: int, square: int) -> bool:
         """Send home every rival piece on ``square``; True if there was one."""
         caught = False
