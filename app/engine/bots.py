@@ -15,9 +15,9 @@ The bots never see the game's future dice: the hard bot's look-ahead rolls its o
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
-import weakref
 
 from .core import CLAIM, MOVE, OVER, Move
 
@@ -163,26 +163,11 @@ def _ring_tables(rules, color: int, danger: float):
     return add + [0.0], cost + [0.0], near + [0], bit + [0]
 
 
-_SCORERS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
+@functools.cache
 def _scorer(rules, danger: float) -> _Scorer:
-    """The scorer of a rule set and danger, built once per rule set (its tables cost about a
-    millisecond)."""
-    last = _LAST_SCORER
-    if last[0] is rules and last[1] == danger:  # bots weigh move after move in one game
-        return last[2]
-    mine = _SCORERS.get(rules)
-    if mine is None:
-        mine = _SCORERS[rules] = {}
-    found = mine.get(danger)
-    if found is None:
-        found = mine[danger] = _Scorer(rules, danger)
-    _LAST_SCORER[:] = [rules, danger, found]
-    return found
-
-
-_LAST_SCORER: list = [None, None, None]
+    """The scorer of a rule set and danger, built once (its tables cost about a millisecond;
+    rule sets are few and long-lived: ``games.rules_for`` keeps them)."""
+    return _Scorer(rules, danger)
 
 
 def in_danger(rules, colors, pos, seat: int) -> int:

@@ -491,14 +491,12 @@ async function comeBack(seat) {
   busy = true;
   try {
     const next = await call(`${app.dataset.api}/back`, { seat });
-    remember(next);
     if (next.turn === seat) {
+      remember(next);
       location.assign(new URL(next.url).pathname);
       return;
     }
-    turnSent = true;
-    for (const id of ["away", "deadline", "roll", "undo", "send"]) $(id).hidden = true;
-    history.replaceState(null, "", location.pathname + location.search);
+    movedOn(next, ["away", "deadline", "roll", "undo", "send"]);
     showSend(next);
     say(TEXT.backSaid(nameOf(next, seat)));
   } catch (error) {
@@ -516,13 +514,7 @@ async function playForAbsent() {
   say(TEXT.playingFor(who));
   try {
     const next = await call(`${app.dataset.api}/absent`, {});
-    remember(next);
-    turnSent = true;
-    $("deadline").hidden = true;
-    $("roll").hidden = true;
-    $("undo").hidden = true;
-    $("send").hidden = true;
-    history.replaceState(null, "", location.pathname + location.search);
+    movedOn(next, ["deadline", "roll", "undo", "send"]);
     if (next.phase === "over") finalView = next;
     await showPlayed(next);
   } catch (error) {
@@ -531,6 +523,15 @@ async function playForAbsent() {
     busy = false;
     $("absent").disabled = false;
   }
+}
+
+// The game went on to a new link (a turn sent, played for someone, or a player back): keep it,
+// hide this link's turn controls (``hide``), and drop the turn's steps from the address.
+function movedOn(next, hide) {
+  remember(next);
+  turnSent = true;
+  for (const id of hide) $(id).hidden = true;
+  history.replaceState(null, "", location.pathname + location.search);
 }
 
 // What the server played once a turn was sent (the bots' turns, or a turn played for an absent
@@ -658,19 +659,15 @@ async function send() {
   $("send").disabled = true;
   try {
     const next = await call(app.dataset.turn, { seat: base.turn, steps, seats: seatChanges() });
-    remember(next);
     showTurnFeed(next);
     steps = [];
     turnLines = [];
     turnLabels = [];
-    turnSent = true;
-    history.replaceState(null, "", location.pathname + location.search);
+    movedOn(next, ["send", "undo"]);
     if (next.phase === "over") {
       finalView = next;
       hostHere = hostHere || base.turn === next.host || isLocal(next);
     }
-    $("send").hidden = true;
-    $("undo").hidden = true;
     await showPlayed(next);
   } catch (error) {
     say(error.message, true);
