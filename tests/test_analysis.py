@@ -143,11 +143,6 @@ def test_grades_follow_the_points_given_up():
         ["good", "good", "misstep", "misstep", "blunder", "blunder"]
 
 
-def test_luck_is_what_the_dice_gave_beyond_the_chance_before_the_roll():
-    records = [(0, 0.25, 0.40), (1, 0.30, 0.20), (0, 0.40, 0.35), (2, 0.1, 0.1)]
-    assert analysis.luck(records, 3) == [10.0, -10.0, 0.0]
-
-
 @pytest.mark.parametrize("game,options,players", [
     ("parcheesi", 0, 4), ("red-arse", 0, 4), ("red-arse", options_for(6), 6), ("ludo", 0, 4),
     ("ludo", 6, 6)])

@@ -1,4 +1,4 @@
-"""Chance to win, move review and luck: the rest of the game played out by medium bots.
+"""Chance to win and move review: the rest of the game played out by medium bots.
 
 Pure like the rest of the engine: the playouts roll their own dice from a seed that comes from
 the position (``position_seed``), never from the game's real dice, so the same position always
@@ -36,11 +36,8 @@ to ``extra`` more in all. (Options about as good as the best, whose interval str
 only, need no more: they are Good either way.) The best option is itself picked from the same playouts, which makes
 the others' losses look slightly smaller, never larger: the cautious side again.
 
-**Luck** (``luck``): per player, the sum over their rolls of the chance to win once the roll
-is played best (the best option's chance; the position's chance when the roll leaves no
-choice) minus the chance to win before the roll, in points. Good play neither adds nor takes
-away luck: only the dice move it. Over many games everyone's luck averages 0; backgammon
-programs report the same figure.
+Luck is the page's: from the chances where turns begin and the reviews' losses
+(docs/analysis.md).
 """
 
 from __future__ import annotations
@@ -341,21 +338,3 @@ def features(rules, state, move) -> dict[str, int]:
     if danger:
         done["danger"] = danger
     return done
-
-
-# -- luck ------------------------------------------------------------------------------------------
-
-def luck(records, seats: int) -> list[float]:
-    """Each seat's luck in points: the sum, over its rolls, of its chance to win once the roll
-    was played best less its chance before the roll. ``records`` holds ``(seat, chance before
-    the roll, best chance after it)`` per roll, chances 0..1 (the best chance after: the best
-    option's, ``max(o.chance for o in review(...))``, or the position's ``chances`` when the
-    roll left no choice).
-
-    >>> luck([(0, 0.5, 0.6), (1, 0.5, 0.45), (0, 0.6, 0.55)], 2)
-    [5.0, -5.0]
-    """
-    total = [0.0] * seats
-    for seat, before, after in records:
-        total[seat] += after - before
-    return [round(100 * t, 2) for t in total]
