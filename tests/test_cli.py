@@ -149,3 +149,16 @@ def test_bench_times_a_turn_followed_by_five_bot_turns():
     assert report["games"] == 2
     assert report["turn_and_five_bot_turns_ms"]["median"] > 0
     assert report["bot_steps_per_turn_median"] >= 5  # five bots' turns: a roll each at least
+
+
+def test_calibrate_scores_the_chances_against_what_happened():
+    report = cli.calibrate("ludo", 2, positions=12, playouts=20, decisions=1)
+    assert report["positions"] == 12 and report["playouts"] == 20
+    assert 0 <= report["brier_score"] <= 1
+    assert report["brier_if_everyone_had_1_in_players"] == 0.25
+    counted = [int(row.split(",")[0].removeprefix("n ")) for row in
+               report["calibration_by_decile"].values()]
+    assert sum(counted) == 12 * 2  # every seat of every position, in one decile
+    stability = report["stability"]
+    assert stability["decisions"] == 1 and stability["options"] >= 2
+    assert 0 <= stability["same_grade_with_another_seed"] <= 1
