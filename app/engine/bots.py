@@ -216,19 +216,18 @@ def choose(strength: str, rules, state, seed: int) -> int:
 def medium_move(rules, state):
     """The move medium plays (the move itself: playouts need no index). A rule set that lists
     its candidate moves (Parcheesi: ``candidates``, a superset of the legal moves in the same
-    order, as hops that ``landing`` takes) has them ranked first, then settles the legality
-    of the best few only."""
+    order) has them ranked first, then settles the legality of the best few only."""
     candidates = getattr(rules, "candidates", None)
     if candidates is None:
         moves = rules.legal_moves(state)
         return moves[0] if len(moves) == 1 else moves[medium(rules, state, moves)]
     hops = candidates(state)
     if len(hops) == 1:
-        return Move(*hops[0][:4])
+        return hops[0]
     worths = _worths(rules, state, hops)
     # Best first, equals in the listed order (a reversed sort keeps equals in order).
-    return Move(*hops[rules.first_legal(state, sorted(range(len(hops)), key=worths.__getitem__,
-                                                      reverse=True))][:4])
+    return hops[rules.first_legal(state, sorted(range(len(hops)), key=worths.__getitem__,
+                                                reverse=True))]
 
 
 def medium(rules, state, moves) -> int:

@@ -219,7 +219,7 @@ class Parcheesi:
         pairs = state.pairs
         size = len(pool)
         # Hops that each play every value and earn nothing are all equally good.
-        if len(hops) > 1 and not all(len(hop[3]) == size and not hop[4] for hop in hops):
+        if len(hops) > 1 and not self._plain(hops, size, prey):
             search = (walls, nostop, pairs, state.memo)
             if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST and \
                     self._calm(pieces, pool, prey):
@@ -232,10 +232,18 @@ class Parcheesi:
                     best = max(best, total)
             best = max(totals)
             hops = [hop for hop, total in zip(hops, totals) if total == best]
-        state.moves = moves = [_move(Move, hop[:4]) for hop in hops]
-        return moves
+        state.moves = hops
+        return hops
 
-    def _candidates(self, state: State) -> list[tuple]:
+    def _plain(self, hops: list, size: int, prey: int) -> bool:
+        """Does every hop play all ``size`` values and earn nothing?"""
+        home = self.home
+        for _, _, q, values in hops:
+            if len(values) != size or q == home or prey >> q & 1:
+                return False
+        return True
+
+    def _candidates(self, state: State) -> list[Move]:
         """The position's hops before the use-the-most-values rule (``_hops``), kept with it
         until something moves."""
         hops = state.hops
@@ -247,11 +255,9 @@ class Parcheesi:
                                            nostop, state.pairs)
         return hops
 
-    def candidates(self, state: State) -> list[tuple]:
+    def candidates(self, state: State) -> list[Move]:
         """Every move the board allows now, before the use-the-most-values rule: the legal
-        moves are among them, in the same order (see ``first_legal``). Each is a hop,
-        ``(piece, src, dst, values, bonus)``: ``Move(*hop[:4])`` is the move, ``landing``
-        takes either."""
+        moves are among them, in the same order (see ``first_legal``)."""
         return self._candidates(state) if state.phase == MOVE else []
 
     def first_legal(self, state: State, order) -> int:
@@ -262,10 +268,10 @@ class Parcheesi:
         if state.moves is None:
             hops = self._candidates(state)
             size = len(state.pool)
-            if len(hops) == 1 or all(len(hop[3]) == size and not hop[4] for hop in hops):
+            prey, walls, nostop = state.rivals
+            if len(hops) == 1 or self._plain(hops, size, prey):
                 return order[0]
             pieces, pool, pairs = state.pos[state.turn], state.pool, state.pairs
-            prey, walls, nostop = state.rivals
             top = hops[order[0]]
             if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST and \
                     self._calm(pieces, pool, prey):
@@ -279,7 +285,7 @@ class Parcheesi:
                 return order[0]
         legal = self.legal_moves(state)
         hops = self.candidates(state)
-        return next(i for i in order if _move(Move, hops[i][:4]) in legal)
+        return next(i for i in order if hops[i] in legal)
 
     def _two_dice(self, pieces, pool: tuple, prey: int, hops: list, search: tuple) -> list[int]:
         """Totals for the commonest roll: two different dice, nothing to capture, no Home.
@@ -294,9 +300,9 @@ class Parcheesi:
     @staticmethod
     def _follows(pieces, hops: list, hop: tuple) -> bool:
         """``_two_dice``: is some hop of the other die sure to work after ``hop``?"""
-        _, src, dst, (v,), _ = hop
+        _, src, dst, (v,) = hop
         left = pieces.count(src) > 1
-        for _, h_src, h_dst, (w,), _ in hops:
+        for _, h_src, h_dst, (w,) in hops:
             if w != v and not h_src < dst <= h_dst and (h_src != src or left):
                 return True
         return False
@@ -306,7 +312,7 @@ class Parcheesi:
         with whether it earns a bonus (a capture or reaching Home)."""
         prey, walls, nostop = self._rivals(state)
         hops = self._hops(state.pos[state.turn], state.pool, prey, walls, nostop, state.pairs)
-        return [(_move(Move, hop[:4]), bool(hop[4])) for hop in hops]
+        return [(hop, hop[2] == self.home or bool(prey >> hop[2] & 1)) for hop in hops]
 
     def _rivals(self, state: State) -> tuple[int, int, int]:
         """The rivals as the mover sees them: (prey, walls, nostop) bitmasks of progress.
@@ -332,9 +338,9 @@ class Parcheesi:
         prey = lone & ~safe | lone & 1  # the entry is safe, yet entering captures there
         return prey, walls, lone & safe & ~1
 
-    def _hops(self, pieces, pool, prey, walls, nostop, pairs) -> list[tuple]:
-        """Single hops and entries the board allows, before the use-the-most-values rule:
-        (piece, src, dst, values, bonus) each, bonus true for a capture or reaching Home.
+    def _hops(self, pieces, pool, prey, walls, nostop, pairs) -> list[Move]:
+        """Single hops and entries the board allows, before the use-the-most-values rule, as
+        moves (one that lands on ``prey`` or Home earns a bonus).
 
         Entering is compulsory: when a 5 (or two dice making 5) can bring a pawn out of the nest,
         entering is the only move.
@@ -342,10 +348,9 @@ class Parcheesi:
         if NEST in pieces and (5 in pool or 1 in pool and 4 in pool or 2 in pool and 3 in pool) \
                 and not walls & 1 and pieces.count(0) < 2:
             k = pieces.index(NEST)
-            capture = prey & 1
             ways = [(5,)] if 5 in pool else []
             ways += [(a, 5 - a) for a in (1, 2) if a in pool and 5 - a in pool]
-            return [(k, NEST, 0, values, capture) for values in ways]
+            return [_move(Move, (k, NEST, 0, values)) for values in ways]
         home = self.home
         span = self.span
         block = self._block(pieces, walls)
@@ -361,17 +366,13 @@ class Parcheesi:
                 q = p + v
                 if p < 0 or q > home or done >> p & 1 or span[p][v] & block:
                     continue
-                if q == home:
-                    bonus = True
-                else:
+                if q != home:
                     bit = 1 << q
-                    if nostop & bit:
-                        continue
-                    bonus = prey & bit
-                    if not bonus and pairs and self._rejoins(pieces, pairs, k, q):
+                    if nostop & bit or pairs and not prey & bit and \
+                            self._rejoins(pieces, pairs, k, q):
                         continue
                 done |= 1 << p
-                hops.append((k, p, q, one, bonus))
+                hops.append(_move(Move, (k, p, q, one)))
         return hops
 
     def _block(self, pieces, walls: int) -> int:
@@ -402,13 +403,13 @@ class Parcheesi:
     def _after(self, pieces, pool, prey, hop, search, floor: int = -1) -> int:
         """The most values a play starting with ``hop`` uses, when that is above ``floor``;
         otherwise some number no higher than ``floor`` (the caller already has as good)."""
-        k, _, q, values, bonus = hop
+        k, _, q, values = hop
         child = list(pieces)
         child[k] = q
         rest = self._rests.get((pool, values))
         if rest is None:
             rest = self._rest(pool, values)
-        if bonus:
+        if q == self.home or prey >> q & 1:  # a bonus
             if q == self.home:
                 if child.count(q) == 4:  # the game is won: nothing more is played
                     return len(values)
@@ -419,11 +420,20 @@ class Parcheesi:
         used = len(values)
         if not rest:
             return used
-        if len(rest) == 1:  # the commonest case by far: cheaper to work out than to remember
+        if len(rest) == 1 and floor < 0:
+            # The commonest case by far, two values in all: cheaper to work out than to
+            # remember. Deeper down the same positions come up in many orders: remembered.
             return used + self._last(child, rest[0], prey, search)
         # Which pawn stands where doesn't matter, unless a blockade's pair must be told apart.
         if not search[2]:
             child.sort()
+        if len(rest) == 1:
+            key = (tuple(child), rest, prey)
+            memo = search[3]
+            known = memo.get(key)
+            if known is None:
+                known = memo[key] = self._last(child, rest[0], prey, search)
+            return used + known
         return used + self._most(tuple(child), rest, prey, search, floor - used)
 
     def _most(self, pieces: tuple, pool: tuple, prey: int, search: tuple,
@@ -475,8 +485,7 @@ class Parcheesi:
             if p < 0 or q > home or span[p][v] & block:
                 continue
             if targets >> q & 1:
-                best = max(best, self._after(pieces, (v,), prey, (k, p, q, (v,), True), search,
-                                             best))
+                best = max(best, self._after(pieces, (v,), prey, (k, p, q, (v,)), search, best))
             elif not best and not nostop >> q & 1 and not (
                     pairs and self._rejoins(pieces, pairs, k, q)):
                 best = 1
