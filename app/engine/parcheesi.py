@@ -175,9 +175,12 @@ class Parcheesi:
 
     def _pairs(self, state: State, seat: int) -> tuple:
         """The mover's blockades as the turn starts: (piece, piece, progress) each."""
+        pieces = state.pos[seat]
+        if self._block(pieces, 0) == 0:  # no two pawns together on the board: the commonest
+            return ()
         seen = {}
         pairs = []
-        for k, p in enumerate(state.pos[seat]):
+        for k, p in enumerate(pieces):
             if 0 <= p < self.home:
                 if p in seen:
                     pairs.append((seen[p], k, p))
