@@ -100,29 +100,47 @@ def dice(seed: int, k: int, seats: int) -> list:
 
 
 TURN_DICE = 6  # dice drawn for each turn, whether it uses them or not
+MEETING_TURNS = 12  # turn starts at which a review's playouts look for one another
 
 
-def play_out(rules, state, dice: list) -> int:
+def play_out(rules, state, dice: list, met: dict | None = None) -> int:
     """Play ``state`` (changed in place) to the end with medium bots and ``dice`` (``dice``'s
     sources, one per seat); the winning seat.
 
     Each turn of a seat takes a block of ``TURN_DICE`` dice from its source, used or not (a
     longer turn draws more), so the seat's next turn meets the same dice whether this one
-    earned a re-roll or not."""
+    earned a re-roll or not.
+
+    ``met`` (the review's, one per playout number): where the playouts of other options on
+    the same dice were at their first ``MEETING_TURNS`` turn starts, and who won them. A
+    playout that comes to one of those (the same position, and each seat as many blocks into
+    its dice) would play the very same game from there: it takes that winner and stops. Two
+    options often meet within a turn or two (Parcheesi: the same two hops in either order).
+    """
     roll, pick = rules.roll, bots.medium_move
     play = getattr(rules, "play_legal", rules.play)  # medium's moves are legal
     two = rules.dice_count == 2
     placed = hasattr(state, "placed")  # Ludo: the first to finish wins
     roller, block, next_die = None, [], 0
+    drawn = [0] * len(dice)  # blocks each seat has taken
+    passed = []  # the turn starts to remember in ``met``
     while True:
         phase = state.phase
         if phase == ROLL:
             if state.turn != roller:
                 roller, next_die = state.turn, 0
+                if met is not None and len(passed) < MEETING_TURNS:
+                    here = (state.key(), tuple(drawn))
+                    known = met.get(here)
+                    if known is not None:
+                        return _remember(met, passed, known)
+                    passed.append(here)
                 uniform = dice[roller]
                 block = [int(uniform() * 6) + 1 for _ in range(TURN_DICE)]
+                drawn[roller] += 1
             if next_die + 2 > len(block):
                 block += [int(uniform() * 6) + 1 for _ in range(TURN_DICE)]
+                drawn[roller] += 1
             if two:
                 roll(state, (block[next_die], block[next_die + 1]))
                 next_die += 2
@@ -132,11 +150,18 @@ def play_out(rules, state, dice: list) -> int:
         elif phase == MOVE:
             play(state, pick(rules, state))
             if placed and state.placed:
-                return state.placed[0]
+                return _remember(met, passed, state.placed[0])
         elif phase == CLAIM:
             rules.claim(state, True)
         else:
-            return winner(state)
+            return _remember(met, passed, winner(state))
+
+
+def _remember(met: dict | None, passed: list, won: int) -> int:
+    """``play_out``'s end: the turn starts it passed lead to ``won``."""
+    for here in passed:
+        met[here] = won
+    return won
 
 
 # -- move review ---------------------------------------------------------------------------------
@@ -187,14 +212,18 @@ def review(rules, state, seed: int | None = None, playouts: int = REVIEW_PLAYOUT
         rules.play(child, move)
         children.append(child)
     wins = [bytearray() for _ in moves]  # per option, 1 where the mover won playout k
+    meetings: list[dict] = []  # per playout number: ``play_out``'s ``met``
 
     def run(option: int, upto: int) -> None:
         won = wins[option]
         child = children[option]
         finished = winner(child)
+        while len(meetings) < upto:
+            meetings.append({})
         for k in range(len(won), upto):
             if finished is None:
-                won.append(play_out(rules, child.copy(), dice(seed, k, seats)) == seat)
+                won.append(play_out(rules, child.copy(), dice(seed, k, seats), meetings[k])
+                           == seat)
             else:
                 won.append(finished == seat)
 
