@@ -105,6 +105,8 @@ class Match:
     def __init__(self, rules, colors: tuple[int, ...], die: Callable[[int], int],
                  joined: tuple[int, ...] = (), out: tuple[int, ...] = ()):
         self.rules = rules
+        # Moves reach the rules from the legal list itself: no need to look for them in it.
+        self._play_legal = getattr(rules, "play_legal", rules.play)
         self.die = die
         joined = joined or (0,) * len(colors)
         founders = [seat for seat, step in enumerate(joined) if not step]
@@ -167,7 +169,7 @@ class Match:
     def _play(self, moves: list[Move], index: int) -> Move:
         move = moves[index]
         self.history.append(("move", self.state.turn, move))
-        self.rules.play(self.state, move)
+        self._play_legal(self.state, move)
         self._moves = None
         self.steps.append((index, len(moves)))
         if self._schedule:
