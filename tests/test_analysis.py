@@ -155,6 +155,18 @@ def test_a_close_call_gets_more_playouts_and_a_grade_on_the_cautious_side():
         assert o.grade == analysis.grade(o.loss)
 
 
+def test_extra_playouts_go_only_where_they_can_change_a_grade():
+    # 200 playouts on the same dice; the option loses 8 of them that the best wins: an estimate
+    # of 4 points (a Misstep), a cautious end under 1 (Good).
+    best, other = bytearray([1] * 200), bytearray([1] * 192 + [0] * 8)
+    # Four times the playouts halve the interval: the cautious end could then pass 3 points.
+    assert analysis._close(best, other, budget=800)
+    # Twice as many could not: more would be spent for nothing.
+    assert not analysis._close(best, other, budget=400)
+    # An option about as good as the best (Good at both ends) never needs more.
+    assert not analysis._close(best, bytearray([1] * 199 + [0]), budget=800)
+
+
 def test_grades_follow_the_points_given_up():
     assert [analysis.grade(x) for x in (0, 2.99, 3, 9.99, 10, 50)] == \
         ["good", "good", "misstep", "misstep", "blunder", "blunder"]

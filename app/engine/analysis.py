@@ -32,7 +32,9 @@ move is thus flagged only when even the favourable end of the estimate says it c
 A close call, an option whose interval between the cautious end and the estimate,
 ``[d - Z * s / sqrt(n), d]``, holds a grade boundary (3 or 10 points), so that more playouts
 could change its grade, gets them: batches of ``REVIEW_BATCH`` for it and the best option, up
-to ``extra`` more in all. (Options about as good as the best, whose interval straddles 0
+to ``extra`` more in all. Unless they would be futile: if, with the interval narrowed as far
+as the whole budget would narrow it (and one standard error to spare), the cautious end would
+still stay on its side of the boundary, the option keeps its grade now. (Options about as good as the best, whose interval straddles 0
 only, need no more: they are Good either way.) The best option is itself picked from the same playouts, which makes
 the others' losses look slightly smaller, never larger: the cautious side again.
 
@@ -233,7 +235,8 @@ def review(rules, state, seed: int | None = None, playouts: int = REVIEW_PLAYOUT
     while True:
         best = _best(wins)
         close = [i for i in range(len(moves))
-                 if i != best and len(wins[i]) < budget and _close(wins[best], wins[i])]
+                 if i != best and len(wins[i]) < budget and
+                 _close(wins[best], wins[i], budget)]
         if not close:
             break
         for option in [best] + close:
@@ -276,11 +279,18 @@ def _difference(best: bytearray, other: bytearray) -> tuple[float, float]:
     return mean, Z * math.sqrt(variance / n)
 
 
-def _close(best: bytearray, other: bytearray) -> bool:
+def _close(best: bytearray, other: bytearray, budget: int) -> bool:
     """Is ``other``'s grade a close call: would its grade differ were it graded on the
-    estimate rather than on the cautious end (a grade boundary lies between the two)?"""
+    estimate rather than on the cautious end (a grade boundary lies between the two), and
+    could ``budget`` playouts change it? They narrow the interval by ``sqrt(n / budget)``:
+    if even then (and a standard error to spare) the cautious end would stay on this side of
+    the boundary, more playouts are futile."""
     middle, half = _difference(best, other)
-    return grade(100 * max(0.0, middle - half)) != grade(100 * max(0.0, middle))
+    low = grade(100 * max(0.0, middle - half))
+    if low == grade(100 * max(0.0, middle)):
+        return False
+    narrowed = half * math.sqrt(min(len(best), len(other)) / budget)
+    return grade(100 * max(0.0, middle - narrowed + narrowed / Z)) != low
 
 
 # -- what a move missed ----------------------------------------------------------------------------
