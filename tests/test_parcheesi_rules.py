@@ -280,6 +280,16 @@ def test_a_blockade_stays_split_for_the_rest_of_the_turn():
     assert moves(rerolled) == ["y 36-37 1", "y 30-31 1", "y 36-42 6"]
 
 
+def test_a_move_from_a_shared_space_moves_its_first_pawn_even_for_the_blockade_rule():
+    # Green's pawns 0 and 3 were a blockade on 56 when the turn began; pawn 0 has since gone to
+    # 58. 58-63 would bring it beside pawn 2; the 3 from 63 then moves pawn 0 (one move per
+    # space and value: the first pawn's), capturing on 66 for 20 that takes 39 Home for 10,
+    # and that 10 could only be played by pawn 3 joining pawn 0 on 66: not allowed. So 58-63
+    # leads to three values at most, against four for the moves listed.
+    position = "parcheesi y:n,6,5,5/b:66,52,42,22/r:44,20,n,n/g:58,39,63,56 g 5,3 pairs:03@56"
+    assert moves(position) == ["g 63-66 3", "g 56-61 5"]
+
+
 def test_a_blockade_on_the_home_path_blocks_its_own_pawns():
     # h1 can't go 4 (past yellow's own blockade on h3); the blockade's pawns may leave it.
     assert moves("parcheesi y:h1,h3,h3,H/r:n,n,n,n y 4,1") == \

@@ -224,7 +224,7 @@ class Parcheesi:
         # Hops that each play every value and earn nothing are all equally good.
         if len(hops) > 1 and not self._plain(hops, size, prey):
             search = (walls, nostop, pairs, state.memo)
-            if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST and \
+            if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST and not pairs and \
                     self._calm(pieces, pool, prey):
                 totals = self._two_dice(pieces, pool, prey, hops, search)
             else:
@@ -276,7 +276,7 @@ class Parcheesi:
                 return order[0]
             pieces, pool, pairs = state.pos[state.turn], state.pool, state.pairs
             top = hops[order[0]]
-            if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST and \
+            if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST and not pairs and \
                     self._calm(pieces, pool, prey):
                 if self._follows(pieces, hops, top):  # both dice played: as many as any play
                     return order[0]
@@ -520,16 +520,18 @@ class Parcheesi:
         span = self.span
         block = self._block(pieces, walls)
         targets = prey | self.home_bit
-        best = 0
+        best = done = 0
         for k, p in enumerate(pieces):
             q = p + v
-            if p < 0 or q > home or span[p][v] & block:
+            if p < 0 or q > home or done >> p & 1 or span[p][v] & block:
                 continue
             if targets >> q & 1:
                 best = max(best, self._after(pieces, (v,), prey, (k, p, q, (v,)), search, best))
-            elif not best and not nostop >> q & 1 and not (
-                    pairs and self._rejoins(pieces, pairs, k, q)):
-                best = 1
+            elif nostop >> q & 1 or pairs and self._rejoins(pieces, pairs, k, q):
+                continue
+            else:
+                best = max(best, 1)
+            done |= 1 << p  # as in _hops: one hop from a space, by its first pawn that may
         return best
 
     def _bound(self, pieces, pool: tuple, prey: int) -> int:
