@@ -224,7 +224,7 @@ class Parcheesi:
         # Hops that each play every value and earn nothing are all equally good.
         if len(hops) > 1 and not self._plain(hops, size, prey):
             search = (walls, nostop, pairs, state.memo)
-            if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST and not pairs and \
+            if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST and \
                     self._calm(pieces, pool, prey):
                 totals = self._two_dice(pieces, pool, prey, hops, search)
             else:
@@ -276,9 +276,9 @@ class Parcheesi:
                 return order[0]
             pieces, pool, pairs = state.pos[state.turn], state.pool, state.pairs
             top = hops[order[0]]
-            if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST and not pairs and \
+            if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST and \
                     self._calm(pieces, pool, prey):
-                if self._follows(pieces, hops, top):  # both dice played: as many as any play
+                if self._follows(pieces, hops, top, pairs):  # both dice played: as many as any play
                     return order[0]
                 bound = 2
             else:
@@ -297,14 +297,16 @@ class Parcheesi:
         position still work after the first one unless its landing square lies on their way or
         it took the last pawn from their start; only then is it worked out in full.
         """
-        return [2 if self._follows(pieces, hops, hop) else
+        return [2 if self._follows(pieces, hops, hop, search[2]) else
                 self._after(pieces, pool, prey, hop, search) for hop in hops]
 
     @staticmethod
-    def _follows(pieces, hops: list, hop: tuple) -> bool:
-        """``_two_dice``: is some hop of the other die sure to work after ``hop``?"""
+    def _follows(pieces, hops: list, hop: tuple, pairs: tuple) -> bool:
+        """``_two_dice``: is some hop of the other die sure to work after ``hop``? (A hop from
+        the space ``hop`` leaves is made by the pawn left there, which the blockade rule may
+        treat otherwise: trusted only when the turn began with no blockade.)"""
         _, src, dst, (v,) = hop
-        left = pieces.count(src) > 1
+        left = pieces.count(src) > 1 and not pairs
         for _, h_src, h_dst, (w,) in hops:
             if w != v and not h_src < dst <= h_dst and (h_src != src or left):
                 return True
@@ -523,15 +525,16 @@ class Parcheesi:
         best = done = 0
         for k, p in enumerate(pieces):
             q = p + v
-            if p < 0 or q > home or done >> p & 1 or span[p][v] & block:
+            if p < 0 or q > home or span[p][v] & block:
                 continue
             if targets >> q & 1:
-                best = max(best, self._after(pieces, (v,), prey, (k, p, q, (v,)), search, best))
-            elif nostop >> q & 1 or pairs and self._rejoins(pieces, pairs, k, q):
-                continue
-            else:
-                best = max(best, 1)
-            done |= 1 << p  # as in _hops: one hop from a space, by its first pawn that may
+                if not done >> p & 1:  # as in _hops: a space's first pawn makes its hop
+                    done |= 1 << p
+                    best = max(best, self._after(pieces, (v,), prey, (k, p, q, (v,)), search,
+                                                 best))
+            elif not best and not nostop >> q & 1 and not (
+                    pairs and self._rejoins(pieces, pairs, k, q)):
+                best = 1
         return best
 
     def _bound(self, pieces, pool: tuple, prey: int) -> int:
