@@ -34,9 +34,10 @@ A close call, an option whose interval between the cautious end and the estimate
 could change its grade, gets them: batches of ``REVIEW_BATCH`` for it and the best option, up
 to ``extra`` more in all. Unless they would be futile: if, with the interval narrowed as far
 as the whole budget would narrow it (and one standard error to spare), the cautious end would
-still stay on its side of the boundary, the option keeps its grade now. (Options about as good as the best, whose interval straddles 0
-only, need no more: they are Good either way.) The best option is itself picked from the same playouts, which makes
-the others' losses look slightly smaller, never larger: the cautious side again.
+still stay on its side of the boundary, the option keeps its grade now. (Options about as good
+as the best, whose interval straddles 0 only, need no more: they are Good either way.) The
+best option is itself picked from the same playouts, which makes the others' losses look
+slightly smaller, never larger: the cautious side again.
 
 Luck is the page's: from the chances where turns begin and the reviews' losses
 (docs/analysis.md).

@@ -278,7 +278,7 @@ class Parcheesi:
             top = hops[order[0]]
             if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST and \
                     self._calm(pieces, pool, prey):
-                if self._follows(pieces, hops, top, pairs):  # both dice played: as many as any play
+                if self._follows(pieces, hops, top, pairs):  # both dice played: the most
                     return order[0]
                 bound = 2
             else:
