@@ -425,21 +425,27 @@ class Parcheesi:
         used = len(values)
         if not rest:
             return used
-        if len(rest) == 1 and floor < 0:
-            # The commonest case by far, two values in all: cheaper to work out than to
-            # remember. Deeper down the same positions come up in many orders: remembered.
-            return used + self._last(child, rest[0], prey, search)
+        if len(rest) == 1:
+            if floor < 0:  # a root hop, met once: cheaper to work out than to remember
+                return used + self._last(child, rest[0], prey, search)
+            return used + self._remembered_last(child, rest, prey, search)
         # Which pawn stands where doesn't matter, unless a blockade's pair must be told apart.
         if not search[2]:
             child.sort()
-        if len(rest) == 1:
-            key = (tuple(child), rest, prey)
-            memo = search[3]
-            known = memo.get(key)
-            if known is None:
-                known = memo[key] = self._last(child, rest[0], prey, search)
-            return used + known
         return used + self._most(tuple(child), rest, prey, search, floor - used)
+
+    def _remembered_last(self, pieces: list, rest: tuple, prey: int, search: tuple) -> int:
+        """``_last`` for the one value in ``rest``, remembered for the roll: deep in a search
+        the same positions come up in many orders. (``pieces`` is sorted in place when no
+        blockade's pair must be told apart.)"""
+        if not search[2]:
+            pieces.sort()
+        key = (tuple(pieces), rest, prey)
+        memo = search[3]
+        known = memo.get(key)
+        if known is None:
+            known = memo[key] = self._last(pieces, rest[0], prey, search)
+        return known
 
     def _most(self, pieces: tuple, pool: tuple, prey: int, search: tuple,
               floor: int = -1) -> int:
@@ -479,12 +485,12 @@ class Parcheesi:
              size: int) -> int:
         """``_most``'s search for two values and no pawn in the nest, the commonest by far:
         ``_hops`` and ``_after`` written out, so that a hop that earns nothing goes straight to
-        the other value's ``_last``."""
-        walls, nostop, pairs, memo = search
+        the other value's (remembered) ``_last``."""
+        walls, nostop, pairs, _ = search
         home, span = self.home, self.span
         block = self._block(pieces, walls)
         a, b = pool
-        for v, w in ((b, a), (a, b)) if a != b else ((a, a),):  # smaller value first
+        for v, rest in ((b, (a,)), (a, (b,))) if a != b else ((a, (a,)),):  # smaller first
             done = 0
             for k, p in enumerate(pieces):
                 q = p + v
@@ -497,12 +503,7 @@ class Parcheesi:
                 else:
                     child = list(pieces)
                     child[k] = q
-                    if not pairs:
-                        child.sort()
-                    last = (tuple(child), w, prey)
-                    total = memo.get(last)
-                    if total is None:
-                        total = memo[last] = 1 + self._last(child, w, prey, search)
+                    total = 1 + self._remembered_last(child, rest, prey, search)
                 done |= 1 << p
                 if total > best:
                     best = total
