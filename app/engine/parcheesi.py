@@ -489,8 +489,13 @@ class Parcheesi:
         walls, nostop, pairs, _ = search
         home, span = self.home, self.span
         block = self._block(pieces, walls)
+        targets = prey | self.home_bit
+        stands = 0  # where the pawns stand, to see whether the other value could earn a bonus
+        for p in pieces:
+            stands |= 1 << p
         a, b = pool
         for v, rest in ((b, (a,)), (a, (b,))) if a != b else ((a, (a,)),):  # smaller first
+            aims = targets >> rest[0]
             done = 0
             for k, p in enumerate(pieces):
                 q = p + v
@@ -500,6 +505,8 @@ class Parcheesi:
                     total = self._after(pieces, pool, prey, (k, p, q, (v,)), search, best)
                 elif nostop >> q & 1 or pairs and self._rejoins(pieces, pairs, k, q):
                     continue
+                elif best >= 2 and not aims & (stands | 1 << q):
+                    continue  # the other value earns nothing after it: 2 at most
                 else:
                     child = list(pieces)
                     child[k] = q
@@ -544,10 +551,9 @@ class Parcheesi:
         reach Home by a sum of the values, with the bonuses those would bring counted among
         the values until no more come into reach. Exactly ``len(pool)`` when calm."""
         home = self.home
+        sums = self._sums(pool)
         captures = homes = 0
-        values = pool
         while True:
-            sums = self._sums(values)
             reach = 0
             arrive = 0
             for p in pieces:
@@ -560,8 +566,9 @@ class Parcheesi:
             caught = (prey & reach).bit_count()
             if caught == captures and arrive == homes:
                 return len(pool) + captures + homes
+            for bonus in (CAPTURE_BONUS,) * (caught - captures) + (HOME_BONUS,) * (arrive - homes):
+                sums |= sums << bonus | 1 << bonus  # the sums with one more value
             captures, homes = caught, arrive
-            values = pool + (CAPTURE_BONUS,) * captures + (HOME_BONUS,) * homes
 
     def _calm(self, pieces, pool: tuple, prey: int) -> bool:
         """True when no capture and no Home can happen, whatever is played: no pawn (nor one
