@@ -97,6 +97,11 @@ class Parcheesi:
         # bit[p]: 1 << p where a pair of pawns makes a blockade, 0 for Home and (as bit[-1])
         # for the nest.
         self.bit = [1 << p for p in range(home)] + [0]
+        # hop[v][k][p]: piece k's move from progress p by v (a die or a bonus), made once and
+        # shared, as moves are immutable: the search meets the same hops over and over.
+        self.hop = {v: [[Move(k, p, p + v, (v,)) if p + v <= home else None
+                         for p in range(home)] for k in range(self.pieces)]
+                    for v in (1, 2, 3, 4, 5, 6, HOME_BONUS, CAPTURE_BONUS)}
         # Track cells 1..track as bitmask bits, turned into each color's progress 0..last.
         self._turn_to_progress = [self._turner(entry) for entry in board.entries]
         self.safe_progress = [sum(1 << p for p in range(board.last + 1)
@@ -366,7 +371,7 @@ class Parcheesi:
                 continue
             last = v
             done = 0
-            one = (v,)
+            moves = self.hop[v]
             for k, p in enumerate(pieces):
                 q = p + v
                 if p < 0 or q > home or done >> p & 1 or span[p][v] & block:
@@ -377,7 +382,7 @@ class Parcheesi:
                             self._rejoins(pieces, pairs, k, q):
                         continue
                 done |= 1 << p
-                hops.append(_move(Move, (k, p, q, one)))
+                hops.append(moves[k][p])
         return hops
 
     def _block(self, pieces, walls: int) -> int:
@@ -502,7 +507,7 @@ class Parcheesi:
                 if q > home or done >> p & 1 or span[p][v] & block:
                     continue
                 if q == home or prey >> q & 1:
-                    total = self._after(pieces, pool, prey, (k, p, q, (v,)), search, best)
+                    total = self._after(pieces, pool, prey, self.hop[v][k][p], search, best)
                 elif nostop >> q & 1 or pairs and self._rejoins(pieces, pairs, k, q):
                     continue
                 elif best >= 2 and not aims & (stands | 1 << q):
@@ -538,7 +543,7 @@ class Parcheesi:
             if targets >> q & 1:
                 if not done >> p & 1:  # as in _hops: a space's first pawn makes its hop
                     done |= 1 << p
-                    best = max(best, self._after(pieces, (v,), prey, (k, p, q, (v,)), search,
+                    best = max(best, self._after(pieces, (v,), prey, self.hop[v][k][p], search,
                                                  best))
             elif not best and not nostop >> q & 1 and not (
                     pairs and self._rejoins(pieces, pairs, k, q)):
