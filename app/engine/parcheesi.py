@@ -161,6 +161,8 @@ class Parcheesi:
         pieces = state.pos[seat]
         if not state.doubles:  # the turn starts: remember its blockades (rule: see _rejoins)
             state.pairs = self._pairs(state, seat)
+            state.rivals = None  # they have moved since this seat last rolled (a capture
+            # during the turn clears them too: see _apply)
         if a == b:
             state.doubles += 1
             if state.doubles == 3:
@@ -175,7 +177,6 @@ class Parcheesi:
         state.pool = tuple(sorted(values, reverse=True))
         state.phase = MOVE
         state.memo = {}
-        state.rivals = None  # rivals may have moved since this seat's last roll
         self._settle(state)
 
     def _pairs(self, state: State, seat: int) -> tuple:
