@@ -230,8 +230,7 @@ class Parcheesi:
         # Hops that each play every value and earn nothing are all equally good.
         if len(hops) > 1 and not self._plain(hops, size, prey):
             search = (walls, nostop, pairs, state.memo)
-            if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST and \
-                    self._calm(pieces, pool, prey):
+            if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST:
                 totals = self._two_dice(pieces, pool, prey, hops, search)
             else:
                 totals, best = [], -1
@@ -297,14 +296,31 @@ class Parcheesi:
         return next(i for i in order if hops[i] in legal)
 
     def _two_dice(self, pieces, pool: tuple, prey: int, hops: list, search: tuple) -> list[int]:
-        """Totals for the commonest roll: two different dice, nothing to capture, no Home.
+        """Totals for the commonest roll: two different dice (no pawn entering).
 
-        Each total is 2 when the other die can follow, else 1. The other die's hops from this
-        position still work after the first one unless its landing square lies on their way or
-        it took the last pawn from their start; only then is it worked out in full.
+        A hop that earns nothing, after which the other die earns nothing either, totals 2 when
+        the other die can follow, else 1. The other die's hops from this position still work
+        after the first one unless its landing square lies on their way or it took the last
+        pawn from their start; only then, or when a bonus may come, is it worked out in full.
         """
-        return [2 if self._follows(pieces, hops, hop, search[2]) else
-                self._after(pieces, pool, prey, hop, search) for hop in hops]
+        targets = prey | self.home_bit
+        stands = 0  # where the pawns stand (a superset after any hop)
+        for p in pieces:
+            if p >= 0:
+                stands |= 1 << p
+        enters = prey & 1 and NEST in pieces  # a 5 could enter onto a rival: a capture
+        a, b = pool
+        pairs = search[2]
+        totals = []
+        for hop in hops:
+            q, v = hop[2], hop[3][0]
+            w = b if v == a else a
+            if targets >> q & 1 or targets >> w & (stands | 1 << q) or w == 5 and enters or \
+                    not self._follows(pieces, hops, hop, pairs):
+                totals.append(self._after(pieces, pool, prey, hop, search))
+            else:
+                totals.append(2)
+        return totals
 
     @staticmethod
     def _follows(pieces, hops: list, hop: tuple, pairs: tuple) -> bool:
