@@ -224,10 +224,7 @@ def medium_move(rules, state):
     hops = candidates(state)
     if len(hops) == 1:
         return hops[0]
-    worths = _worths(rules, state, hops)
-    # Best first, equals in the listed order (a reversed sort keeps equals in order).
-    return hops[rules.first_legal(state, sorted(range(len(hops)), key=worths.__getitem__,
-                                                reverse=True))]
+    return hops[rules.best_legal(state, _worths(rules, state, hops))]
 
 
 def medium(rules, state, moves) -> int:

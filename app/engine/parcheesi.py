@@ -265,35 +265,37 @@ class Parcheesi:
 
     def candidates(self, state: State) -> list[Move]:
         """Every move the board allows now, before the use-the-most-values rule: the legal
-        moves are among them, in the same order (see ``first_legal``)."""
+        moves are among them, in the same order (see ``best_legal``)."""
         return self._candidates(state) if state.phase == MOVE else []
 
-    def first_legal(self, state: State, order) -> int:
-        """The first of ``order`` (indices of ``candidates``) that is a legal move, working out
-        no more of the search than it takes: a candidate whose play uses as many values as the
-        most any play could (``_bound``) is legal without looking at the others. Players that
-        rank every candidate (bots) then need the whole legal list only now and then."""
+    def best_legal(self, state: State, worths: list) -> int:
+        """The index (in ``candidates``) of the legal move with the highest of ``worths`` (one
+        per candidate; the first listed of equals), working out no more of the search than it
+        takes: a candidate whose play uses as many values as the most any play could
+        (``_bound``) is legal without looking at the others. Players that rank every candidate
+        (bots) then need the whole legal list only now and then."""
+        best = worths.index(max(worths))
         if state.moves is None:
             hops = self._candidates(state)
             size = len(state.pool)
             prey, walls, nostop = state.rivals
             if len(hops) == 1 or self._plain(hops, size, prey):
-                return order[0]
+                return best
             pieces, pool, pairs = state.pos[state.turn], state.pool, state.pairs
-            top = hops[order[0]]
+            top = hops[best]
             if size == 2 and pool[0] != pool[1] and hops[0][1] != NEST and \
                     self._calm(pieces, pool, prey):
                 if self._follows(pieces, hops, top, pairs):  # both dice played: the most
-                    return order[0]
+                    return best
                 bound = 2
             else:
                 bound = self._bound(pieces, pool, prey)
             if self._after(pieces, pool, prey, top, (walls, nostop, pairs, state.memo),
                            bound - 1) >= bound:
-                return order[0]
+                return best
         legal = self.legal_moves(state)
         hops = self.candidates(state)
-        return next(i for i in order if hops[i] in legal)
+        return max((i for i, hop in enumerate(hops) if hop in legal), key=worths.__getitem__)
 
     def _two_dice(self, pieces, pool: tuple, prey: int, hops: list, search: tuple) -> list[int]:
         """Totals for the commonest roll: two different dice (no pawn entering).
@@ -641,7 +643,7 @@ class Parcheesi:
         self.play_legal(state, move)
 
     def play_legal(self, state: State, move: Move) -> None:
-        """``play`` for a move known to be legal (``first_legal`` found it): no check."""
+        """``play`` for a move known to be legal (``best_legal`` found it): no check."""
         self._apply(state, move)
         if state.phase != OVER:
             self._settle(state)
