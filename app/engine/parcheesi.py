@@ -272,8 +272,9 @@ class Parcheesi:
         """The index (in ``candidates``) of the legal move with the highest of ``worths`` (one
         per candidate; the first listed of equals), working out no more of the search than it
         takes: a candidate whose play uses as many values as the most any play could
-        (``_bound``) is legal without looking at the others. Players that rank every candidate
-        (bots) then need the whole legal list only now and then."""
+        (``_bound``) is legal without looking at the others, and one short of it only needs
+        the others shown to use no more. Players that rank every candidate (bots) then need the
+        whole legal list only now and then."""
         best = worths.index(max(worths))
         if state.moves is None:
             hops = self._candidates(state)
@@ -290,8 +291,13 @@ class Parcheesi:
                 bound = 2
             else:
                 bound = self._bound(pieces, pool, prey)
-            if self._after(pieces, pool, prey, top, (walls, nostop, pairs, state.memo),
-                           bound - 1) >= bound:
+            search = (walls, nostop, pairs, state.memo)
+            total = self._after(pieces, pool, prey, top, search)
+            # Short of the bound (a bonus it counts can't be had), the top is still legal if no
+            # other hop's play uses more.
+            if total >= bound or not any(
+                    self._after(pieces, pool, prey, hop, search, total) > total
+                    for hop in hops if hop is not top):
                 return best
         legal = self.legal_moves(state)
         hops = self.candidates(state)
