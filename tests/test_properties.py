@@ -284,6 +284,31 @@ def test_legal_moves_match_a_brute_force_reference(n, seed, choice_seed):
     assert game.over
 
 
+@games(100)
+@given(n=players, seed=seeds, choice_seed=choice_seeds)
+def test_the_best_legal_candidate_is_the_one_the_legal_list_gives(n, seed, choice_seed):
+    """Bots weigh every candidate and ask for the best legal one without the whole legal list
+    (``best_legal``): it must be the legal move of highest worth, the first listed of equals.
+    Worths are drawn with many ties, so the top candidate is often not a legal move."""
+    rng = random.Random(choice_seed)
+
+    def check(game):
+        if game.state.phase != MOVE:
+            return
+        rules = game.rules
+        asked, listed = game.state.copy(), game.state.copy()
+        candidates = rules.candidates(asked)
+        worths = [rng.choice((0.0, 0.5, 1.0)) for _ in candidates]
+        legal = rules.legal_moves(listed)
+        expected = max((i for i, move in enumerate(candidates) if move in legal),
+                       key=worths.__getitem__)
+        assert rules.best_legal(asked, worths) == expected, rules.format(game.state)
+
+    game = new_game(n, seed)
+    play_random(game, choice_seed, each=check)
+    assert game.over
+
+
 # -- 7. the dice a game uses are the dice stream, in order ------------------------------------------
 
 
