@@ -151,6 +151,21 @@ def bench(game: str, players: int, games: int, seconds: float) -> dict:
     }
 
 
+def open_links(game: str, players: int, links: int, times: int) -> dict:
+    """The bench's first ``links`` finished games (the same seeds), each link opened and its
+    next link made ``times`` times. The VM's speed swings too much to compare small changes by
+    the clock; instructions don't: ``PYTHONHASHSEED=0 valgrind --tool=callgrind python -m app
+    open-links`` with ``--times 1`` less the same with ``--times 0``, over ``links``, is what
+    opening one link costs (README, Figures)."""
+    keys = Keys.for_tests(SIM_KEYS_LABEL)
+    options = table_options(game, players)
+    tokens = [play_random(game, players, "bench", n, keys, options).token() for n in range(links)]
+    for _ in range(times):
+        for token in tokens:
+            Game.from_token(token, keys).token()
+    return {"game": game, "players": players, "links": len(tokens), "opened": len(tokens) * times}
+
+
 def api_bench(finished: list[Game], keys: Keys) -> dict:
     """Server time per API call (Flask in process, no network), median over the games given:
     reading a finished game, and, halfway through each game, rolling and finishing a turn."""
@@ -504,6 +519,13 @@ def main(argv: list[str] | None = None) -> int:
                                 "followed by five bot turns")
     ben.add_argument("--games", type=int, default=100)
     ben.add_argument("--seconds", type=float, default=5.0)
+    opn = commands.add_parser("open-links", help="make the bench's finished links, then open "
+                              "each and make its next link TIMES times: under callgrind, TIMES 1 "
+                              "less TIMES 0 is the handler's instruction count")
+    opn.add_argument("--game", choices=GAMES, default="parcheesi")
+    opn.add_argument("--players", type=int, default=4)
+    opn.add_argument("--links", type=int, default=100)
+    opn.add_argument("--times", type=int, default=1)
     ver = commands.add_parser("verify", help="check a finished game's dice against its secret")
     ver.add_argument("link")
     ver.add_argument("--secret", help="the revealed dice secret (hex)")
@@ -555,6 +577,8 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "calibrate":
             print(_lines(calibrate(args.game, args.players, args.positions, args.playouts,
                                    args.decisions, args.seed)))
+        elif args.command == "open-links":
+            print(_lines(open_links(args.game, args.players, args.links, args.times)))
         elif args.command == "bench":
             for game, players in BENCH_TABLES:
                 print(_lines(bench(game, players, args.games, args.seconds)))

@@ -121,6 +121,20 @@ def test_bench_reports_every_figure():
     assert 1.0 <= report["log_vs_information_limit"]["mean"] < 1.2
 
 
+def test_open_links_opens_the_bench_links_as_many_times_as_asked(monkeypatch):
+    opened = []
+    real = Game.from_token
+    monkeypatch.setattr(Game, "from_token",
+                        classmethod(lambda cls, token, keys: opened.append(token) or
+                                    real(token, keys)))
+    report = cli.open_links("parcheesi", 4, links=2, times=2)
+    assert report["links"] == 2 and report["opened"] == 4
+    keys = Keys.for_tests(cli.SIM_KEYS_LABEL)
+    bench_links = [cli.play_random("parcheesi", 4, "bench", n, keys).token() for n in range(2)]
+    assert opened == bench_links * 2
+    assert cli.open_links("parcheesi", 4, links=2, times=0)["opened"] == 0
+
+
 def test_simulate_plays_red_arse_on_the_6_player_board_with_house_rules_off():
     result = run("simulate", "--game", "red-arse", "--players", "6", "--games", "3",
                  "--off", "raids", "--json")
