@@ -151,19 +151,40 @@ def bench(game: str, players: int, games: int, seconds: float) -> dict:
     }
 
 
-def open_links(game: str, players: int, links: int, times: int) -> dict:
-    """The bench's first ``links`` finished games (the same seeds), each link opened and its
-    next link made ``times`` times. The VM's speed swings too much to compare small changes by
-    the clock; instructions don't: ``PYTHONHASHSEED=0 valgrind --tool=callgrind python -m app
-    open-links`` with ``--times 1`` less the same with ``--times 0``, over ``links``, is what
-    opening one link costs (README, Figures)."""
-    keys = Keys.for_tests(SIM_KEYS_LABEL)
-    options = table_options(game, players)
-    tokens = [play_random(game, players, "bench", n, keys, options).token() for n in range(links)]
+REPEAT_COUNTS = {"links": 100, "chances": 2}
+
+
+def repeat(work: str, game: str, players: int, count: int, times: int) -> dict:
+    """A bench's work, made ready, then done ``times`` times. The VM's speed swings too much to
+    compare small changes by the clock; instructions don't: ``PYTHONHASHSEED=0 valgrind
+    --tool=callgrind python -m app repeat WORK`` with ``--times 1`` less the same with
+    ``--times 0`` is what the work costs (README, Figures).
+
+    ``links``: the bench's first ``count`` finished games (the same seeds), each link opened
+    and its next link made. ``chances``: the chance to win (300 playouts) from the middle of
+    the analysis bench's first ``count`` medium games."""
+    rules = rules_for(game, table_options(game, players))
+    if work == "links":
+        keys = Keys.for_tests(SIM_KEYS_LABEL)
+        options = table_options(game, players)
+        tokens = [play_random(game, players, "bench", n, keys, options).token()
+                  for n in range(count)]
+
+        def job():
+            for token in tokens:
+                Game.from_token(token, keys).token()
+    else:
+        from app.engine import analysis
+
+        middles = [_middle(bot_game(rules, players, random.Random(f"analysis-bench/{n}"))[0])
+                   for n in range(count)]
+
+        def job():
+            for middle in middles:
+                analysis.chances(rules, middle)
     for _ in range(times):
-        for token in tokens:
-            Game.from_token(token, keys).token()
-    return {"game": game, "players": players, "links": len(tokens), "opened": len(tokens) * times}
+        job()
+    return {"work": work, "game": game, "players": players, "count": count, "times": times}
 
 
 def api_bench(finished: list[Game], keys: Keys) -> dict:
@@ -519,13 +540,15 @@ def main(argv: list[str] | None = None) -> int:
                                 "followed by five bot turns")
     ben.add_argument("--games", type=int, default=100)
     ben.add_argument("--seconds", type=float, default=5.0)
-    opn = commands.add_parser("open-links", help="make the bench's finished links, then open "
-                              "each and make its next link TIMES times: under callgrind, TIMES 1 "
-                              "less TIMES 0 is the handler's instruction count")
-    opn.add_argument("--game", choices=GAMES, default="parcheesi")
-    opn.add_argument("--players", type=int, default=4)
-    opn.add_argument("--links", type=int, default=100)
-    opn.add_argument("--times", type=int, default=1)
+    rep = commands.add_parser("repeat", help="do a bench's work TIMES times, to count its "
+                              "instructions: under callgrind, TIMES 1 less TIMES 0")
+    rep.add_argument("work", choices=["links", "chances"],
+                     help="links: open the bench's finished links and make their next ones; "
+                          "chances: the chance to win from the analysis bench's positions")
+    rep.add_argument("--game", choices=GAMES, default="parcheesi")
+    rep.add_argument("--players", type=int, default=4)
+    rep.add_argument("--count", type=int, help="links (default 100) or positions (default 2)")
+    rep.add_argument("--times", type=int, default=1)
     ver = commands.add_parser("verify", help="check a finished game's dice against its secret")
     ver.add_argument("link")
     ver.add_argument("--secret", help="the revealed dice secret (hex)")
@@ -577,8 +600,9 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "calibrate":
             print(_lines(calibrate(args.game, args.players, args.positions, args.playouts,
                                    args.decisions, args.seed)))
-        elif args.command == "open-links":
-            print(_lines(open_links(args.game, args.players, args.links, args.times)))
+        elif args.command == "repeat":
+            count = args.count if args.count is not None else REPEAT_COUNTS[args.work]
+            print(_lines(repeat(args.work, args.game, args.players, count, args.times)))
         elif args.command == "bench":
             for game, players in BENCH_TABLES:
                 print(_lines(bench(game, players, args.games, args.seconds)))

@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from app import cli
+from app.engine.core import ROLL
 from app.keys import Keys
 from app.play import Game
 
@@ -121,18 +122,29 @@ def test_bench_reports_every_figure():
     assert 1.0 <= report["log_vs_information_limit"]["mean"] < 1.2
 
 
-def test_open_links_opens_the_bench_links_as_many_times_as_asked(monkeypatch):
+def test_repeat_opens_the_bench_links_as_many_times_as_asked(monkeypatch):
     opened = []
     real = Game.from_token
     monkeypatch.setattr(Game, "from_token",
                         classmethod(lambda cls, token, keys: opened.append(token) or
                                     real(token, keys)))
-    report = cli.open_links("parcheesi", 4, links=2, times=2)
-    assert report["links"] == 2 and report["opened"] == 4
+    report = cli.repeat("links", "parcheesi", 4, count=2, times=2)
+    assert report["count"] == 2 and report["times"] == 2
     keys = Keys.for_tests(cli.SIM_KEYS_LABEL)
     bench_links = [cli.play_random("parcheesi", 4, "bench", n, keys).token() for n in range(2)]
     assert opened == bench_links * 2
-    assert cli.open_links("parcheesi", 4, links=2, times=0)["opened"] == 0
+    opened.clear()
+    cli.repeat("links", "parcheesi", 4, count=2, times=0)
+    assert opened == []
+
+
+def test_repeat_works_out_the_chances_from_the_analysis_bench_positions(monkeypatch):
+    from app.engine import analysis
+
+    asked = []
+    monkeypatch.setattr(analysis, "chances", lambda rules, state: asked.append(state) or [])
+    cli.repeat("chances", "red-arse", 4, count=1, times=3)
+    assert len(asked) == 3 and all(state.phase == ROLL for state in asked)
 
 
 def test_simulate_plays_red_arse_on_the_6_player_board_with_house_rules_off():
