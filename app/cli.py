@@ -163,10 +163,9 @@ def repeat(work: str, game: str, players: int, count: int, times: int) -> dict:
     ``links``: the bench's first ``count`` finished games (the same seeds), each link opened
     and its next link made. ``chances``: the chance to win (300 playouts) from the middle of
     the analysis bench's first ``count`` medium games."""
-    rules = rules_for(game, table_options(game, players))
+    options = table_options(game, players)
     if work == "links":
         keys = Keys.for_tests(SIM_KEYS_LABEL)
-        options = table_options(game, players)
         tokens = [play_random(game, players, "bench", n, keys, options).token()
                   for n in range(count)]
 
@@ -176,6 +175,7 @@ def repeat(work: str, game: str, players: int, count: int, times: int) -> dict:
     else:
         from app.engine import analysis
 
+        rules = rules_for(game, options)
         middles = [_middle(bot_game(rules, players, random.Random(f"analysis-bench/{n}"))[0])
                    for n in range(count)]
 

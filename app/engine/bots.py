@@ -216,7 +216,8 @@ def choose(strength: str, rules, state, seed: int) -> int:
 def medium_move(rules, state):
     """The move medium plays (the move itself: playouts need no index). A rule set that lists
     its candidate moves (Parcheesi: ``candidates``, a superset of the legal moves in the same
-    order) has them ranked first, then settles the legality of the best few only."""
+    order) has them all weighed, then asks the rule set for the best legal one
+    (``best_legal``), which settles the legality of as few as it can."""
     candidates = getattr(rules, "candidates", None)
     if candidates is None:
         moves = rules.legal_moves(state)
