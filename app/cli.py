@@ -573,6 +573,8 @@ def main(argv: list[str] | None = None) -> int:
     cal.add_argument("--playouts", type=int, default=300)
     cal.add_argument("--decisions", type=int, default=40)
     cal.add_argument("--seed", default="1")
+    commands.add_parser("build-native", help="compile the engine's busiest modules with mypyc "
+                        "(needs pip install -e '.[native]' and a C compiler); see app/native.py")
     lang = commands.add_parser("i18n", help="translation catalogs: update, compile, check")
     lang.add_argument("action", choices=["update", "compile", "check"],
                       help="update: extract the messages and merge them into each language's "
@@ -594,6 +596,8 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(report) if args.json else _lines(report))
         elif args.command == "i18n":
             return _i18n(args.action)
+        elif args.command == "build-native":
+            return _build_native()
         elif args.command == "analysis-bench":
             for game, players in ANALYSIS_TABLES:
                 print(_lines(analysis_bench(game, players, args.games)))
@@ -615,6 +619,23 @@ def main(argv: list[str] | None = None) -> int:
     except (link.LinkError, ValueError, IllegalMove) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    return 0
+
+
+def _build_native() -> int:
+    import subprocess
+
+    from app import native
+
+    start = time.perf_counter()
+    try:
+        built = native.build()
+    except subprocess.CalledProcessError as error:
+        print((error.stdout + error.stderr)[-4000:], file=sys.stderr)
+        print("error: the build failed; it needs pip install -e '.[native]' and a C compiler",
+              file=sys.stderr)
+        return 1
+    print(f"compiled {', '.join(built)} in {time.perf_counter() - start:.0f} s")
     return 0
 
 

@@ -49,6 +49,7 @@ import hashlib
 import math
 import random
 from dataclasses import dataclass, field
+from typing import cast
 
 from . import bots
 from .core import CLAIM, MOVE, OVER, ROLL
@@ -124,9 +125,9 @@ def play_out(rules, state, dice: list, met: dict | None = None) -> int:
     play = getattr(rules, "play_legal", rules.play)  # medium's moves are legal
     two = rules.dice_count == 2
     placed = hasattr(state, "placed")  # Ludo: the first to finish wins
-    roller, block, next_die = None, [], 0
+    roller, block, next_die = -1, [], 0  # -1: no seat has rolled yet
     drawn = [0] * len(dice)  # blocks each seat has taken
-    passed = []  # the turn starts to remember in ``met``
+    passed: list = []  # the turn starts to remember in ``met``
     while True:
         phase = state.phase
         if phase == ROLL:
@@ -157,13 +158,14 @@ def play_out(rules, state, dice: list, met: dict | None = None) -> int:
         elif phase == CLAIM:
             rules.claim(state, True)
         else:
-            return _remember(met, passed, winner(state))
+            return _remember(met, passed, cast(int, winner(state)))
 
 
 def _remember(met: dict | None, passed: list, won: int) -> int:
     """``play_out``'s end: the turn starts it passed lead to ``won``."""
-    for here in passed:
-        met[here] = won
+    if met is not None:
+        for here in passed:
+            met[here] = won
     return won
 
 
@@ -251,12 +253,12 @@ def review(rules, state, seed: int | None = None, playouts: int = REVIEW_PLAYOUT
             middle, half = _difference(wins[best], wins[i])
             low = max(0.0, middle - half)
         won = wins[i]
-        option = Option(i, sum(won) / len(won), round(100 * low, 2),
+        graded = Option(i, sum(won) / len(won), round(100 * low, 2),
                         round(100 * max(0.0, middle), 2), grade(100 * low), i == best, len(won))
-        if option.grade != GOOD:
-            option.missed = missed(rules, state, move, moves[best])
-            option.reasons = [REASONS[rules.name][key] for key in option.missed]
-        options.append(option)
+        if graded.grade != GOOD:
+            graded.missed = missed(rules, state, move, moves[best])
+            graded.reasons = [REASONS[rules.name][key] for key in graded.missed]
+        options.append(graded)
     return options
 
 

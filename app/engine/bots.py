@@ -21,6 +21,7 @@ import random
 
 from .core import CLAIM, MOVE, OVER, Move
 
+Table = tuple[list[float], list[float], list[int], list[int]]
 STRENGTHS = ("easy", "medium", "hard")
 BOT_LEVELS = {1: "easy", 2: "medium", 3: "hard"}  # ``Seat.bot`` in the link
 
@@ -94,14 +95,14 @@ class _Scorer:
                             rules.safe.__getitem__)
 
 
-def _mark(table, pieces) -> int:
+def _mark(table: Table, pieces: list[int]) -> int:
     """The track holes ``pieces`` stand on, as a bitmask."""
     bit = table[3]
     a, b, c, d = pieces
     return bit[a] | bit[b] | bit[c] | bit[d]
 
 
-def _score(table, pieces, threat: int) -> float:
+def _score(table: Table, pieces: list[int], threat: int) -> float:
     """One seat's score, ``threat`` the holes its rivals stand on."""
     add, cost, near, _ = table
     score = 0.0
@@ -123,13 +124,20 @@ def _threat(marks: list[int], seat: int) -> int:
     return threat
 
 
-def _race_tables(rules, color: int, danger: float, home: int, last: int, reach: int, safe_cell):
+def _race_tables(rules, color: int, danger: float, home: int, last: int, reach: int,
+                 safe_cell) -> Table:
     cells, track = rules.cell[color], rules.board.track
-    add, cost, near, bit = [], [], [], []
+    add: list[float] = []
+    cost: list[float] = []
+    near: list[int] = []
+    bit: list[int] = []
     for p in range(home + 1):
         worth = (p + 10) / (home + 10)
         if p >= home:
-            add.append(1.25), cost.append(0.0), near.append(0), bit.append(0)
+            add.append(1.25)
+            cost.append(0.0)
+            near.append(0)
+            bit.append(0)
             continue
         add.append(worth + (0.08 if p > last else 0.0))
         cost.append(danger * worth)
@@ -139,14 +147,18 @@ def _race_tables(rules, color: int, danger: float, home: int, last: int, reach: 
             near.append(0 if safe_cell(cell) else
                         sum(1 << (cell - back - 1) % track + 1 for back in range(1, reach + 1)))
         else:
-            near.append(0), bit.append(0)
+            near.append(0)
+            bit.append(0)
     return add + [0.0], cost + [0.0], near + [0], bit + [0]
 
 
-def _ring_tables(rules, color: int, danger: float):
+def _ring_tables(rules, color: int, danger: float) -> Table:
     board = rules.board
     track, start = board.track, board.start(color)
-    add, cost, near, bit = [], [], [], []
+    add: list[float] = []
+    cost: list[float] = []
+    near: list[int] = []
+    bit: list[int] = []
     for place in range(board.places):
         owner = board.home_owner(place)
         worth, threat, here = 0.0, 0, 0
@@ -159,7 +171,10 @@ def _ring_tables(rules, color: int, danger: float):
             here = 1 << place
             threat = sum(1 << (place - back) % track for back in range(1, 7)) | \
                 1 << (place + 4) % track
-        add.append(worth), cost.append(danger * worth), near.append(threat), bit.append(here)
+        add.append(worth)
+        cost.append(danger * worth)
+        near.append(threat)
+        bit.append(here)
     return add + [0.0], cost + [0.0], near + [0], bit + [0]
 
 
@@ -297,26 +312,26 @@ def _worths(rules, state, moves, danger: float = 0.45) -> list[float]:
                 worths.append(score - first - rest)
                 continue
             touched = [s for s in seats if reach[s] & moved and s != seat]
-            after = scores[:]
-            after[seat] = score
+            later = scores[:]
+            later[seat] = score
             now = marks[:]
             now[seat] = mark
             for s in touched:
-                after[s] = _score(tables[s], pos[s], _threat(now, s))
+                later[s] = _score(tables[s], pos[s], _threat(now, s))
         else:
-            after = scores[:]
+            later = scores[:]
             now, moved = marks[:], 0
             for s, pieces in changes:
                 now[s] = _mark(tables[s], pieces)
                 moved |= now[s] ^ marks[s]
             changed = [s for s, _ in changes]
             for s, pieces in changes:
-                after[s] = _score(tables[s], pieces, _threat(now, s))
+                later[s] = _score(tables[s], pieces, _threat(now, s))
             for s in seats:
                 if reach[s] & moved and s not in changed:
-                    after[s] = _score(tables[s], pos[s], _threat(now, s))
-        rivals = after[:seat] + after[seat + 1:]
-        worths.append(after[seat] - max(rivals) * 0.6 - sum(rivals) / len(rivals) * 0.4)
+                    later[s] = _score(tables[s], pos[s], _threat(now, s))
+        rivals = later[:seat] + later[seat + 1:]
+        worths.append(later[seat] - max(rivals) * 0.6 - sum(rivals) / len(rivals) * 0.4)
     return worths
 
 
@@ -377,7 +392,7 @@ def _value(rules, state, seat: int, depth: int) -> float:
 
 
 # Every roll of one die or two, with its chance (two dice: unordered, doubles 1/36).
-_ROLLS = {
+_ROLLS: dict[int, list[tuple[tuple[int, ...], float]]] = {
     1: [((d,), 1 / 6) for d in range(1, 7)],
     2: [((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)],
 }

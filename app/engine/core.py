@@ -55,8 +55,8 @@ class OneDie:
             raise IllegalMove("it is not time to roll")
         (state.die,) = dice
         state.phase, state.moves = MOVE, None
-        if not self.legal_moves(state):
-            self._end_move(state, state.die == 6)
+        if not self.legal_moves(state):  # type: ignore[attr-defined]
+            self._end_move(state, state.die == 6)  # type: ignore[attr-defined]
 
 
 class Reader(Protocol):

@@ -1,20 +1,14 @@
 """Parcheesi: two dice, entering on a 5, blockades, captures and Home with bonuses, doubles.
 
 The rule text is ``shared/rules/parcheesi.txt``; the choices it leaves open are in
-``docs/rules/parcheesi.md``. Positions read and write in the notation of ``docs/notation.md``:
-
->>> rules = Parcheesi()
->>> state = rules.parse("parcheesi y:n,n,n,10/r:n,n,n,44 y 3,5")
->>> [rules.describe(state, m) for m in rules.legal_moves(state)]  # a 5 must enter
-['y enter 5']
->>> rules.play(state, rules.legal_moves(state)[0])
->>> rules.format(state)
-'parcheesi y:5,n,n,10/r:n,n,n,44 y 3'
->>> [rules.describe(state, m) for m in rules.legal_moves(state)]
-['y 5-8 3', 'y 10-13 3']
+``docs/rules/parcheesi.md``. Positions read and write in the notation of ``docs/notation.md``,
+whose examples show this module at work (they run as doctests; this module's own docstrings
+are gone once it is compiled, see ``app/native.py``).
 """
 
 from __future__ import annotations
+
+from typing import Any, Optional, cast
 
 from .boards import PARCHEESI, RaceBoard
 from .core import MOVE, OVER, ROLL, IllegalMove, Move
@@ -23,7 +17,6 @@ from .text import Text
 
 NEST = -1
 CAPTURE_BONUS = 20
-_move = tuple.__new__  # builds a Move without NamedTuple's keyword handling: hot path
 HOME_BONUS = 10
 
 
@@ -32,9 +25,25 @@ class State:
 
     __slots__ = ("colors", "pos", "turn", "phase", "pool", "doubles", "pairs", "winner",
                  "count", "owner", "ones", "twos", "moves", "hops", "memo", "rivals")
+    colors: tuple[int, ...]
+    pos: list[list[int]]
+    turn: int
+    phase: str
+    pool: tuple[int, ...]
+    doubles: int
+    pairs: tuple[tuple[int, int, int], ...]
+    winner: Optional[int]
+    count: list[int]
+    owner: list[int]
+    ones: int
+    twos: int
+    moves: Optional[list[Move]]
+    hops: Optional[list[Move]]
+    memo: dict[Any, int]
+    rivals: Optional[tuple[int, int, int]]
 
     def copy(self) -> "State":
-        other = State.__new__(State)
+        other = State()
         other.colors = self.colors
         other.pos = [list(p) for p in self.pos]
         other.turn = self.turn
@@ -75,9 +84,9 @@ class Parcheesi:
         self.board = board
         self.capacity = len(board.entries)  # players at most
         self.home = home = board.home
-        self._rests = {}
-        self._pluses = {}
-        self._pool_sums = {}
+        self._rests: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+        self._pluses: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+        self._pool_sums: dict[tuple[int, ...], int] = {}
         colors = range(len(board.entries))
         # cell[color][progress + 1]: the cell a piece stands on (0 for the nest and Home).
         self.cell = [[board.cell(c, p) for p in range(NEST, home + 1)] for c in colors]
@@ -184,7 +193,7 @@ class Parcheesi:
         pieces = state.pos[seat]
         if self._block(pieces, 0) == 0:  # no two pawns together on the board: the commonest
             return ()
-        seen = {}
+        seen: dict[int, int] = {}
         pairs = []
         for k, p in enumerate(pieces):
             if 0 <= p < self.home:
@@ -222,7 +231,7 @@ class Parcheesi:
         if state.moves is not None:
             return state.moves
         hops = self._candidates(state)
-        prey, walls, nostop = state.rivals
+        prey, walls, nostop = cast(tuple[int, int, int], state.rivals)
         pieces = state.pos[state.turn]
         pool = state.pool
         pairs = state.pairs
@@ -279,7 +288,7 @@ class Parcheesi:
         if state.moves is None:
             hops = self._candidates(state)
             size = len(state.pool)
-            prey, walls, nostop = state.rivals
+            prey, walls, nostop = cast(tuple[int, int, int], state.rivals)
             if len(hops) == 1 or self._plain(hops, size, prey):
                 return best
             pieces, pool, pairs = state.pos[state.turn], state.pool, state.pairs
@@ -383,9 +392,9 @@ class Parcheesi:
         if NEST in pieces and (5 in pool or 1 in pool and 4 in pool or 2 in pool and 3 in pool) \
                 and not walls & 1 and pieces.count(0) < 2:
             k = pieces.index(NEST)
-            ways = [(5,)] if 5 in pool else []
+            ways: list[tuple[int, ...]] = [(5,)] if 5 in pool else []
             ways += [(a, 5 - a) for a in (1, 2) if a in pool and 5 - a in pool]
-            return [_move(Move, (k, NEST, 0, values)) for values in ways]
+            return [Move(k, NEST, 0, values) for values in ways]
         home = self.home
         span = self.span
         block = self._block(pieces, walls)
@@ -761,7 +770,7 @@ class Parcheesi:
         seats = write_seats(letters, state.colors, state.pos, self._square)
         fields = ["parcheesi", seats]
         if state.phase == OVER:
-            fields += [letters[state.colors[state.winner]], "won"]
+            fields += [letters[state.colors[cast(int, state.winner)]], "won"]
         else:
             fields.append(letters[state.colors[state.turn]])
             fields.append(",".join(map(str, state.pool)) if state.phase == MOVE else "roll")
@@ -788,7 +797,8 @@ class Parcheesi:
         letters = self.board.colors.lower()
         colors, pos = read_seats(fields[1], letters, self._progress, "pawns")
         turn = colors.index(letters.index(fields[2]))
-        doubles, pairs = 0, ()
+        doubles = 0
+        pairs: tuple[tuple[int, int, int], ...] = ()
         for extra in fields[4:]:
             if extra.startswith("d"):
                 doubles = int(extra[1:])
@@ -799,7 +809,8 @@ class Parcheesi:
                 )
             else:
                 raise ValueError(f"unknown field {extra!r}")
-        winner = None
+        winner: Optional[int] = None
+        pool: tuple[int, ...]
         if fields[3] == "won":
             phase, pool, winner = OVER, (), turn
         elif fields[3] == "roll":

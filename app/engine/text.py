@@ -23,6 +23,9 @@ def N_(message: str) -> str:
 class Text(str):
     """A message with values (themselves plain values or ``Text``), English as a str."""
 
+    msgid: str
+    args: dict
+
     def __new__(cls, msgid: str, **args) -> "Text":
         text = super().__new__(cls, msgid % args if args else msgid)
         text.msgid, text.args = msgid, args
