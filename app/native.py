@@ -77,7 +77,7 @@ def use_current() -> None:
 def in_use() -> list[str]:
     """The modules this process runs compiled (imports them)."""
     return [name for name in MODULES
-            if importlib.import_module(f"app.engine.{name}").__file__.endswith(SUFFIX)]
+            if str(importlib.import_module(f"app.engine.{name}").__file__).endswith(SUFFIX)]
 
 
 def build() -> list[str]:

@@ -8,7 +8,7 @@ are gone once it is compiled, see ``app/native.py``).
 
 from __future__ import annotations
 
-from typing import Any, Optional, cast
+from typing import Any, Optional, Sequence, cast
 
 from .boards import PARCHEESI, RaceBoard
 from .core import MOVE, OVER, ROLL, IllegalMove, Move
@@ -16,6 +16,9 @@ from .notation import read_seats, write_seats
 from .text import Text
 
 NEST = -1
+Pool = tuple[int, ...]  # dice and bonuses still to play, largest first
+Pairs = tuple[tuple[int, int, int], ...]  # the mover's turn-start blockades: (piece, piece, progress)
+Search = tuple[int, int, Pairs, dict]  # what a roll's search keeps: walls, nostop, pairs, memo
 CAPTURE_BONUS = 20
 HOME_BONUS = 10
 
@@ -108,9 +111,11 @@ class Parcheesi:
         self.bit = [1 << p for p in range(home)] + [0]
         # hop[v][k][p]: piece k's move from progress p by v (a die or a bonus), made once and
         # shared, as moves are immutable: the search meets the same hops over and over.
-        self.hop = {v: [[Move(k, p, p + v, (v,)) if p + v <= home else None
-                         for p in range(home)] for k in range(self.pieces)]
-                    for v in (1, 2, 3, 4, 5, 6, HOME_BONUS, CAPTURE_BONUS)}
+        # (None past Home: never looked up, the search checks first.)
+        self.hop = cast(dict[int, list[list[Move]]], {
+            v: [[Move(k, p, p + v, (v,)) if p + v <= home else None for p in range(home)]
+                for k in range(self.pieces)]
+            for v in (1, 2, 3, 4, 5, 6, HOME_BONUS, CAPTURE_BONUS)})
         # Track cells 1..track as bitmask bits, turned into each color's progress 0..last.
         self._turn_to_progress = [self._turner(entry) for entry in board.entries]
         self.safe_progress = [sum(1 << p for p in range(board.last + 1)
@@ -252,7 +257,7 @@ class Parcheesi:
         state.moves = hops
         return hops
 
-    def _plain(self, hops: list, size: int, prey: int) -> bool:
+    def _plain(self, hops: list[Move], size: int, prey: int) -> bool:
         """Does every hop play all ``size`` values and earn nothing?"""
         home = self.home
         for _, _, q, values in hops:
@@ -277,7 +282,7 @@ class Parcheesi:
         moves are among them, in the same order (see ``best_legal``)."""
         return self._candidates(state) if state.phase == MOVE else []
 
-    def best_legal(self, state: State, worths: list) -> int:
+    def best_legal(self, state: State, worths: list[float]) -> int:
         """The index (in ``candidates``) of the legal move with the highest of ``worths`` (one
         per candidate; the first listed of equals), working out no more of the search than it
         takes: a candidate whose play uses as many values as the most any play could
@@ -312,7 +317,8 @@ class Parcheesi:
         hops = self.candidates(state)
         return max((i for i, hop in enumerate(hops) if hop in legal), key=worths.__getitem__)
 
-    def _two_dice(self, pieces, pool: tuple, prey: int, hops: list, search: tuple) -> list[int]:
+    def _two_dice(self, pieces: Sequence[int], pool: Pool, prey: int, hops: list[Move],
+                  search: Search) -> list[int]:
         """Totals for the commonest roll: two different dice (no pawn entering).
 
         A hop that earns nothing, after which the other die earns nothing either, totals 2 when
@@ -340,7 +346,7 @@ class Parcheesi:
         return totals
 
     @staticmethod
-    def _follows(pieces, hops: list, hop: tuple, pairs: tuple) -> bool:
+    def _follows(pieces: Sequence[int], hops: list[Move], hop: Move, pairs: Pairs) -> bool:
         """``_two_dice``: is some hop of the other die sure to work after ``hop``? (A hop from
         the space ``hop`` leaves is made by the pawn left there, which the blockade rule may
         treat otherwise: trusted only when the turn began with no blockade.)"""
@@ -382,7 +388,8 @@ class Parcheesi:
         prey = lone & ~safe | lone & 1  # the entry is safe, yet entering captures there
         return prey, walls, lone & safe & ~1
 
-    def _hops(self, pieces, pool, prey, walls, nostop, pairs) -> list[Move]:
+    def _hops(self, pieces: Sequence[int], pool: Pool, prey: int, walls: int, nostop: int,
+              pairs: Pairs) -> list[Move]:
         """Single hops and entries the board allows, before the use-the-most-values rule, as
         moves (one that lands on ``prey`` or Home earns a bonus).
 
@@ -419,7 +426,7 @@ class Parcheesi:
                 hops.append(moves[k][p])
         return hops
 
-    def _block(self, pieces, walls: int) -> int:
+    def _block(self, pieces: Sequence[int], walls: int) -> int:
         """What no pawn may pass or land on: the rival blockades and the mover's own. Written
         out for four pawns, as it runs for nearly every position the search meets."""
         bit = self.bit
@@ -433,7 +440,7 @@ class Parcheesi:
         return walls
 
     @staticmethod
-    def _rejoins(pieces, pairs: tuple, k: int, q: int) -> bool:
+    def _rejoins(pieces: Sequence[int], pairs: Pairs, k: int, q: int) -> bool:
         """Would piece k land on its turn-start blockade partner, which has moved to q?
 
         A blockade may not move on intact (official rule): its two pawns may not end up
@@ -444,7 +451,8 @@ class Parcheesi:
                 return True
         return False
 
-    def _after(self, pieces, pool, prey, hop, search, floor: int = -1) -> int:
+    def _after(self, pieces: Sequence[int], pool: Pool, prey: int, hop: Move, search: Search,
+               floor: int = -1) -> int:
         """The most values a play starting with ``hop`` uses, when that is above ``floor``;
         otherwise some number no higher than ``floor`` (the caller already has as good)."""
         k, _, q, values = hop
@@ -473,7 +481,7 @@ class Parcheesi:
             child.sort()
         return used + self._most(tuple(child), rest, prey, search, floor - used)
 
-    def _remembered_last(self, pieces: list, rest: tuple, prey: int, search: tuple) -> int:
+    def _remembered_last(self, pieces: list[int], rest: Pool, prey: int, search: Search) -> int:
         """``_last`` for the one value in ``rest``, remembered for the roll: deep in a search
         the same positions come up in many orders. (``pieces`` is sorted in place when no
         blockade's pair must be told apart.)"""
@@ -486,7 +494,7 @@ class Parcheesi:
             known = memo[key] = self._last(pieces, rest[0], prey, search)
         return known
 
-    def _most(self, pieces: tuple, pool: tuple, prey: int, search: tuple,
+    def _most(self, pieces: tuple[int, ...], pool: Pool, prey: int, search: Search,
               floor: int = -1) -> int:
         """The most values a play can still use from here with two values or more (bonuses
         earned on the way count), when that is above ``floor``; otherwise some number no
@@ -520,7 +528,7 @@ class Parcheesi:
         memo[key] = best if best > floor else -1 - floor
         return best
 
-    def _two(self, pieces: tuple, pool: tuple, prey: int, search: tuple, best: int,
+    def _two(self, pieces: tuple[int, ...], pool: Pool, prey: int, search: Search, best: int,
              size: int) -> int:
         """``_most``'s search for two values and no pawn in the nest, the commonest by far:
         ``_hops`` and ``_after`` written out, so that a hop that earns nothing goes straight to
@@ -557,7 +565,7 @@ class Parcheesi:
                         return best
         return best
 
-    def _last(self, pieces: list, v: int, prey: int, search: tuple) -> int:
+    def _last(self, pieces: list[int], v: int, prey: int, search: Search) -> int:
         """``_most`` with one value left: 1 if a pawn can play it, more if the hop earns a
         bonus that can be played in turn. ``_hops`` without building its list."""
         walls, nostop, pairs, _ = search
@@ -584,7 +592,7 @@ class Parcheesi:
                 best = 1
         return best
 
-    def _bound(self, pieces, pool: tuple, prey: int) -> int:
+    def _bound(self, pieces: Sequence[int], pool: Pool, prey: int) -> int:
         """At least the most values a play can use from here: every value, plus one bonus
         for each rival some pawn (or one entering) could land on and each pawn that could
         reach Home by a sum of the values, with the bonuses those would bring counted among
@@ -609,7 +617,7 @@ class Parcheesi:
                 sums |= sums << bonus | 1 << bonus  # the sums with one more value
             captures, homes = caught, arrive
 
-    def _calm(self, pieces, pool: tuple, prey: int) -> bool:
+    def _calm(self, pieces: Sequence[int], pool: Pool, prey: int) -> bool:
         """True when no capture and no Home can happen, whatever is played: no pawn (nor one
         entering) can land on a rival or Home by any sum of the values."""
         sums = self._sums(pool)
@@ -623,7 +631,7 @@ class Parcheesi:
                 reach |= sums
         return not reach & (prey | self.home_bit)
 
-    def _sums(self, pool: tuple) -> int:
+    def _sums(self, pool: Pool) -> int:
         """Every sum of a non-empty part of ``pool``, as a bitmask."""
         sums = self._pool_sums.get(pool)
         if sums is None:
@@ -633,7 +641,7 @@ class Parcheesi:
             sums = self._pool_sums[pool] = sums & ~1
         return sums
 
-    def _rest(self, pool: tuple, values: tuple) -> tuple:
+    def _rest(self, pool: Pool, values: Pool) -> Pool:
         """``pool`` less ``values``; pools are few, so each answer is kept."""
         rest = self._rests.get((pool, values))
         if rest is None:
@@ -643,7 +651,7 @@ class Parcheesi:
             rest = self._rests[pool, values] = tuple(left)
         return rest
 
-    def _plus(self, pool: tuple, bonus: int) -> tuple:
+    def _plus(self, pool: Pool, bonus: int) -> Pool:
         """``pool`` with a bonus added, kept in order like every pool."""
         more = self._pluses.get((pool, bonus))
         if more is None:
