@@ -82,10 +82,11 @@ class _Scorer:
         self.tables = [self._tables(rules, color, danger)
                        for color in range(len(rules.board.color_names))]
         self.landing = rules.landing  # what a move alone changes: (winner, changes)
-        self.seated: dict = {}  # seats' colors -> their tables, in seat order
+        # seats' colors -> their tables, in seat order
+        self.seated: dict[tuple[int, ...], list[Table]] = {}
 
     @staticmethod
-    def _tables(rules, color: int, danger: float):
+    def _tables(rules, color: int, danger: float) -> Table:
         if rules.name == "red-arse":
             return _ring_tables(rules, color, danger)
         if rules.name == "parcheesi":
@@ -268,19 +269,21 @@ def _worths(rules, state, moves, danger: float = 0.45) -> list[float]:
     or stood where a rival threatens one of its pieces from, so only the changed seats' scores
     are worked out again (each with the same operations, in the same order, as ``evaluate``).
     """
-    seat = state.turn
-    pos = state.pos
+    seat: int = state.turn
+    pos: list[list[int]] = state.pos
     scorer = _scorer(rules, danger)
     landing = scorer.landing
     tables = scorer.seated.get(state.colors)
     if tables is None:
         tables = scorer.seated[state.colors] = [scorer.tables[c] for c in state.colors]
     seats = range(len(pos))
-    marks, reach = [], []
+    marks: list[int] = []
+    reach: list[int] = []
     for (_, _, near, bit), (a, b, c, d) in zip(tables, pos):
         marks.append(bit[a] | bit[b] | bit[c] | bit[d])
         reach.append(near[a] | near[b] | near[c] | near[d])
-    threats, before = [], 0  # per seat: what its rivals stand on
+    threats: list[int] = []  # per seat: what its rivals stand on
+    before = 0
     for mark in marks:
         threats.append(before)
         before |= mark
@@ -296,7 +299,7 @@ def _worths(rules, state, moves, danger: float = 0.45) -> list[float]:
     for s in seats:
         if s != seat:
             others |= reach[s]
-    worths = []
+    worths: list[float] = []
     for move in moves:
         winner, changes = landing(state, move)
         if winner is not None:
