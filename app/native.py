@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "app" / "engine"
 MODULES = ("parcheesi", "bots", "analysis")  # what the replay and the playouts spend time in
 STAMP = ENGINE / "native.json"
-SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # this interpreter's: .cpython-311-x86_64-linux-gnu.so
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # this interpreter's (.cpython-311-...so)
 
 
 def _digest(name: str) -> str:

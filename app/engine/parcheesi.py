@@ -16,11 +16,14 @@ from .notation import read_seats, write_seats
 from .text import Text
 
 NEST = -1
-Pool = tuple[int, ...]  # dice and bonuses still to play, largest first
-Pairs = tuple[tuple[int, int, int], ...]  # the mover's turn-start blockades: (piece, piece, progress)
-Search = tuple[int, int, Pairs, dict]  # what a roll's search keeps: walls, nostop, pairs, memo
 CAPTURE_BONUS = 20
 HOME_BONUS = 10
+
+# The search's values have types so that the compiled build (app/native.py) works on them as
+# plain integers and tuples:
+Pool = tuple[int, ...]  # dice and bonuses still to play, largest first
+Pairs = tuple[tuple[int, int, int], ...]  # turn-start blockades: (piece, piece, progress)
+Search = tuple[int, int, Pairs, dict]  # what a roll's search keeps: walls, nostop, pairs, memo
 
 
 class State:
