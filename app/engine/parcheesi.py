@@ -35,9 +35,9 @@ class State:
     pos: list[list[int]]
     turn: int
     phase: str
-    pool: tuple[int, ...]
+    pool: Pool
     doubles: int
-    pairs: tuple[tuple[int, int, int], ...]
+    pairs: Pairs
     winner: Optional[int]
     count: list[int]
     owner: list[int]
@@ -90,9 +90,9 @@ class Parcheesi:
         self.board = board
         self.capacity = len(board.entries)  # players at most
         self.home = home = board.home
-        self._rests: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
-        self._pluses: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
-        self._pool_sums: dict[tuple[int, ...], int] = {}
+        self._rests: dict[tuple[Pool, Pool], Pool] = {}
+        self._pluses: dict[tuple[Pool, int], Pool] = {}
+        self._pool_sums: dict[Pool, int] = {}
         colors = range(len(board.entries))
         # cell[color][progress + 1]: the cell a piece stands on (0 for the nest and Home).
         self.cell = [[board.cell(c, p) for p in range(NEST, home + 1)] for c in colors]
@@ -809,7 +809,7 @@ class Parcheesi:
         colors, pos = read_seats(fields[1], letters, self._progress, "pawns")
         turn = colors.index(letters.index(fields[2]))
         doubles = 0
-        pairs: tuple[tuple[int, int, int], ...] = ()
+        pairs: Pairs = ()
         for extra in fields[4:]:
             if extra.startswith("d"):
                 doubles = int(extra[1:])
@@ -821,7 +821,7 @@ class Parcheesi:
             else:
                 raise ValueError(f"unknown field {extra!r}")
         winner: Optional[int] = None
-        pool: tuple[int, ...]
+        pool: Pool
         if fields[3] == "won":
             phase, pool, winner = OVER, (), turn
         elif fields[3] == "roll":
