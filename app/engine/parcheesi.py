@@ -330,10 +330,7 @@ class Parcheesi:
         pawn from their start; only then, or when a bonus may come, is it worked out in full.
         """
         targets = prey | self.home_bit
-        stands = 0  # where the pawns stand (a superset after any hop)
-        for p in pieces:
-            if p >= 0:
-                stands |= 1 << p
+        stands = self._stands(pieces)
         enters = prey & 1 and NEST in pieces  # a 5 could enter onto a rival: a capture
         a, b = pool
         pairs = search[2]
@@ -347,6 +344,18 @@ class Parcheesi:
             else:
                 totals.append(2)
         return totals
+
+    @staticmethod
+    def _stands(pieces: Sequence[int]) -> int:
+        """Where the pawns stand on the board, as a bitmask of progress. After one of them hops
+        to q, a value w can earn a bonus only if ``targets >> w & (stands | 1 << q)`` (a superset
+        of the places it could be played from): ``_two_dice`` and ``_two`` skip the rest when
+        not."""
+        stands = 0
+        for p in pieces:
+            if p >= 0:
+                stands |= 1 << p
+        return stands
 
     @staticmethod
     def _follows(pieces: Sequence[int], hops: list[Move], hop: Move, pairs: Pairs) -> bool:
@@ -540,9 +549,7 @@ class Parcheesi:
         home, span = self.home, self.span
         block = self._block(pieces, walls)
         targets = prey | self.home_bit
-        stands = 0  # where the pawns stand, to see whether the other value could earn a bonus
-        for p in pieces:
-            stands |= 1 << p
+        stands = self._stands(pieces)
         a, b = pool
         for v, rest in ((b, (a,)), (a, (b,))) if a != b else ((a, (a,)),):  # smaller first
             aims = targets >> rest[0]
