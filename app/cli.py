@@ -1,4 +1,4 @@
-"""The command line: ``python -m app simulate | inspect | bench | verify``.
+"""The command line: ``python -m app simulate | inspect | bench | verify | store``.
 
 Simulations and benchmarks use fixed test keys so that ``--seed`` reproduces a run exactly;
 ``inspect`` reads real links with the keys from the environment; ``verify`` needs no keys at all.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import statistics
 import sys
@@ -580,6 +581,11 @@ def main(argv: list[str] | None = None) -> int:
                       help="update: extract the messages and merge them into each language's "
                            "catalog; compile: build the .mo files; check: list what lacks a "
                            "translation")
+    store = commands.add_parser("store", help="the store's DynamoDB table")
+    store_commands = store.add_subparsers(dest="action", required=True)
+    table = store_commands.add_parser("create-table", help="create the DynamoDB table a store URL "
+                                      "names, with TTL on its ttl attribute (safe to run again)")
+    table.add_argument("--url", help="dynamodb://TABLE?region=REGION (default: STORE_URL)")
     args = parser.parse_args(argv)
 
     try:
@@ -598,6 +604,8 @@ def main(argv: list[str] | None = None) -> int:
             return _i18n(args.action)
         elif args.command == "build-native":
             return _build_native()
+        elif args.command == "store":
+            return _create_table(args.url or os.environ.get("STORE_URL"))
         elif args.command == "analysis-bench":
             for game, players in ANALYSIS_TABLES:
                 print(_lines(analysis_bench(game, players, args.games)))
@@ -636,6 +644,28 @@ def _build_native() -> int:
               file=sys.stderr)
         return 1
     print(f"compiled {', '.join(built)} in {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+def _create_table(url: str | None) -> int:
+    """The DynamoDB table for the store, made once per stage before the first deploy. SQLite
+    needs none of this: it makes its own table."""
+    from app.store import StoreUnavailable, open_store
+    from app.store.dynamodb import DynamoStore
+
+    if not (url or "").strip():
+        raise ValueError("no store URL: give --url or set STORE_URL")
+    store = open_store(url)
+    if not isinstance(store, DynamoStore):
+        raise ValueError(f"{url} is not a DynamoDB store: only DynamoDB needs its table made "
+                         f"(SQLite makes its own)")
+    try:
+        print("\n".join(store.create_table()))
+    except StoreUnavailable as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
     return 0
 
 

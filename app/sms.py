@@ -9,7 +9,12 @@ Two ways out, chosen by the web layer:
   in, for when Twilio is not configured or the send failed.
 
 Cold start matters (AWS Lambda): importing this module imports neither ``twilio`` (about 100 ms)
-nor ``phonenumbers``; each is imported by the one function that needs it.
+nor ``phonenumbers``; each is imported by the functions that need it.
+
+The server only texts mobile numbers, in the countries a deployment chooses (``normalize_phone``
+when a number is typed, ``textable`` and ``deliver`` when a text goes out), and the names it puts
+in a text carry no links and no phone numbers (``turn_message``): nobody can make it text a
+premium-rate number, or text their own advertisement from our number.
 
 Messages are plain GSM-7 text (the SMS default alphabet), so a segment carries 160 characters
 and not the 70 that a single emoji or curly quote would force (UCS-2):
@@ -27,23 +32,24 @@ import logging
 import os
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
 from app.engine.text import N_, Text
 from app.i18n import translate
 
-__all__ = ["Delivery", "deliver", "gsm7_length", "normalize_phone", "played_for_you_message",
-           "results_message", "segments", "sms_href", "turn_message"]
+__all__ = ["Delivery", "back_message", "deliver", "gsm7_length", "normalize_phone",
+           "played_for_you_message", "results_message", "segments", "sms_href", "textable",
+           "turn_message"]
 
 _log = logging.getLogger(__name__)
 
 TIMEOUT_SECONDS = 10.0
 """Connect and read timeout for the Twilio request; no retries (a retried POST can text twice)."""
 
-NAME_CHARS = 30
-"""Longest player name put in a text, after cleaning."""
+NAME_CHARS = 20
+"""Longest player name put in a text, after cleaning: a name, not room for a message."""
 
 # GSM 03.38 default alphabet, in code order. ESC (0x1B) is left out: it only introduces the
 # extension table and is not a character anyone can type.
@@ -63,8 +69,16 @@ _PUNCTUATION = str.maketrans({
     "\u2212": "-",
 })
 
-# Something a phone would turn into a link: "evil.com", "a@b.co", "http://...".
-_LINKISH_DOT = re.compile(r"(?i)(?<=[a-z0-9])\.(?=[a-z]{2})")
+# Something a phone would turn into a link: "evil.com", "a@b.co", "http://...", and the same
+# with spaces around the dot ("evil . com"), which a reader puts back together. A dot after a
+# lone letter and before a space is an initial ("J.R. Smith", "Mr. T") and stays.
+_LINKISH_DOT = re.compile(r"(?i)(?<=[a-z0-9])\.(?=[a-z]{2})|(?<=[a-z0-9]{2}) *\. *(?=[a-z]{2})")
+# What starts a web address: "http", "https", "www" at the start of a word, and "://".
+_LINKISH_WORD = re.compile(r"(?i)(?<![a-z0-9])(?:https?|www)|://")
+# A phone number: five or more digits, with spaces, dots, dashes, parentheses or plus signs
+# between them ("+1 (900) 555-0199", "0900 123 456").
+_PHONE_RUN = re.compile(r"[+(]*[0-9](?:[ .()+-]*[0-9]){4,}\)?")
+_PHONE_DIGITS = 5  # a name with this many digits in all, however spread out, loses them all
 
 # Characters kept as they are when a URL is percent-encoded (RFC 3986 reserved + unreserved + %).
 _URL_SAFE = "/:?#[]@!$&'()*+,;=%~-._"
@@ -100,9 +114,23 @@ def turn_message(mover: str | None, next_name: str, url: str, game_title: str = 
     - any other character outside GSM-7 (emoji, CJK, Cyrillic, ...) is dropped, so a name in a
       non-Latin script can come out empty. GSM-7 extension characters (``{}[]~^|\\€``) are kept;
       they cost two septets each;
-    - a dot that would make a phone show a link ("evil.com", "a@b.co") becomes a space: texts
-      go out from our number to other people, and carriers filter texts with extra links;
-    - the name is cut to ``NAME_CHARS`` characters.
+    - no links, as texts go out from our number to other people (and carriers filter texts
+      with extra links): a dot that would make a phone show a link ("evil.com", "bit.ly/x"),
+      or that a reader would join up ("EVIL . COM"), becomes a space; so do "@" (e-mail
+      addresses, handles), "://" and the words (or word starts) "http", "https" and "www".
+      A dot that ends an initial stays ("J.R. Smith", "Mr. T"), but "Dr. Who" becomes
+      "Dr Who";
+    - no phone numbers: five or more digits in a row, with spaces, dots, dashes, parentheses
+      or plus signs between them, are removed ("+1 (900) 555-0199", "0900 123 456"); and if
+      what is left still has five digits or more in all ("9a0a0a5a5"), every digit goes.
+      Four digits are fine ("Ana 2", "R2D2", "Bo 1984");
+    - these two rules are applied again until nothing changes, so that removing one thing
+      cannot join up another ("evil.1234 5com");
+    - the name is cut to ``NAME_CHARS`` (20) characters.
+
+    This stops what a phone would make into a link or a number to call, and the usual
+    disguises; a name can still spell things out in words ("evil dot com"), which the
+    20-character cap keeps short.
 
     A mover name that comes out empty reads "A player moved."; an empty next-player name is
     left out ("Ana moved. Your turn in Boardpass: <url>"). Characters in ``url`` that are not
@@ -112,6 +140,8 @@ def turn_message(mover: str | None, next_name: str, url: str, game_title: str = 
     'A player moved. Your turn in Boardpass: https://b.example/p/x'
     >>> turn_message("Ana\\n\\tMaría", "evil.com", "https://b.example/p/x", "Red Arse")
     'Ana Maria moved. Your turn in Boardpass, evil com: https://b.example/p/x'
+    >>> turn_message("Jo http://bit.ly/x", "Call +1 (900) 555-0199", "https://b.example/p/x")
+    'Jo bit ly/x moved. Your turn in Boardpass, Call: https://b.example/p/x'
     """
     link = _clean_url(url)
     who = _clean_text(next_name, NAME_CHARS)
@@ -215,7 +245,15 @@ def _clean_text(text: object, limit: int) -> str:
             kept.append(char)
         # anything else is dropped
     cleaned = " ".join("".join(kept).split())
-    cleaned = _LINKISH_DOT.sub(" ", cleaned).replace("://", " ")
+    while True:  # until nothing changes: each pass that changes something removes characters
+        before = cleaned
+        cleaned = _PHONE_RUN.sub(" ", cleaned)
+        if sum(char.isdigit() for char in cleaned) >= _PHONE_DIGITS:
+            cleaned = re.sub(r"[0-9]", "", cleaned)
+        cleaned = _LINKISH_WORD.sub(" ", _LINKISH_DOT.sub(" ", cleaned.replace("@", " ")))
+        cleaned = " ".join(cleaned.split())
+        if cleaned == before:
+            break
     return " ".join(cleaned[:limit].split())
 
 
@@ -277,16 +315,54 @@ def segments(text: str) -> int:
 
 # --- phone numbers and sms: links ----------------------------------------------------------
 
-def normalize_phone(text: str, region: str = "US") -> str:
-    """A phone number as typed, in E.164 ("+15551234567"); ValueError with a message for people.
+# Names of the countries a deployment is likely to text, for the message that says which ones
+# it does ("the United States, Canada and Argentina"); any other code is shown as it is.
+_COUNTRY_NAMES = {
+    "US": Text("the United States"), "CA": Text("Canada"), "GB": Text("the United Kingdom"),
+    "IE": Text("Ireland"), "AR": Text("Argentina"), "UY": Text("Uruguay"), "CL": Text("Chile"),
+    "MX": Text("Mexico"), "ES": Text("Spain"),
+}
 
-    ``region`` is the country assumed when the number has no "+country code". The check is
-    phonenumbers' *possible* number test (right length for the country), not its stricter
-    *valid* test: that one rejects new number ranges until the library's data catches up, and
-    the 555 numbers used in examples. Twilio makes the final check when it sends.
 
-    >>> normalize_phone("(555) 123-4567"), normalize_phone("+44 20 7946 0958")
-    ('+15551234567', '+442079460958')
+def normalize_phone(text: str, region: str = "US",
+                    countries: str | Iterable[str] | None = None) -> str:
+    """A mobile number as typed, in E.164 ("+12015550123"); ValueError with a message for people.
+
+    ``region`` is the country assumed when the number has no "+country code". ``countries``
+    are the ISO codes of the countries whose numbers the server texts (``{"US", "CA"}``, or a
+    string "US,CA"), or None for any country; an empty collection allows none.
+
+    The server pays for each text and sends it from its own number to a number a stranger
+    typed, so only numbers that phonenumbers knows to be mobiles are taken:
+
+    - first phonenumbers' *possible* number test (right length for the country), then the
+      Argentine mobile typed without its 9 (below);
+    - the number type must be ``MOBILE`` or ``FIXED_LINE_OR_MOBILE`` (the US, Canada, Mexico
+      and others number both from the same ranges). Every other type is refused: premium
+      rate, shared cost, toll free, satellite, but also fixed line, VoIP, pager, UAN, personal
+      number and voicemail, none of which is sure to get texts;
+    - a number whose type is ``UNKNOWN`` is refused too, as not looking right: the type is
+      only known for a *valid* number (a range in the library's data), and an unknown range
+      might be a costly one. That refuses the fictional numbers with area code 555
+      ("(555) 123-4567"), and a new range until the library's data has it (keep phonenumbers
+      up to date); the 555-01xx numbers in real area codes ("(201) 555-0123") are valid and
+      "fixed line or mobile", so they pass;
+    - a number of no country (``region_code_for_number`` is "001": +870, +881 and +882 are
+      satellite phones and international networks, some typed ``MOBILE``) is refused as not
+      a mobile: a text there costs many times a local one;
+    - with ``countries``, the number's country (``region_code_for_number``: Guernsey, Jersey
+      and the Isle of Man have their own, within +44) must be one of them.
+
+    Twilio makes the final check when it sends.
+
+    >>> normalize_phone("(201) 555-0123"), normalize_phone("+44 7400 123456")
+    ('+12015550123', '+447400123456')
+    >>> normalize_phone("+1 900 555 0199")
+    Traceback (most recent call last):
+    ValueError: That number can't get text messages: type a mobile number.
+    >>> normalize_phone("+44 7400 123456", countries={"US", "CA"})
+    Traceback (most recent call last):
+    ValueError: We text mobile numbers in Canada and the United States only.
 
     At Spanish-speaking tables the country assumed is Argentina, where a mobile is often typed
     without its 9:
@@ -301,6 +377,7 @@ def normalize_phone(text: str, region: str = "US") -> str:
                  "with + and the country code, like +44 20 7946 0958.")
     if len(text) > 40:
         raise ValueError(problem)
+    codes = _country_codes(countries)
 
     import phonenumbers  # here, not at the top: about 15 ms of cold start saved
 
@@ -312,7 +389,95 @@ def normalize_phone(text: str, region: str = "US") -> str:
         raise ValueError(problem)
     if number.country_code == 54:
         number = _argentine_mobile(phonenumbers, number)
+    refusal = _refusal(phonenumbers, number, codes)
+    if refusal == "unknown":
+        raise ValueError(problem)
+    if refusal == "country":
+        raise ValueError(_only_in(codes))
+    if refusal == "type":
+        raise ValueError(N_("That number can't get text messages: type a mobile number."))
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
+
+def textable(e164: str | None, countries: str | Iterable[str] | None = None) -> bool:
+    """Whether the server texts ``e164``: ``normalize_phone``'s mobile and country checks on a
+    number it gave, at the time of sending (a link made earlier may carry a number that the
+    deployment no longer texts). False, never an exception, for anything else.
+
+    >>> textable("+12015550123"), textable("+12015550123", {"AR"}), textable("+19005550199")
+    (True, False, False)
+    >>> textable("+15551234567"), textable("+442079460958"), textable("2015550123")
+    (False, False, False)
+    """
+    return _why_not(e164, _country_codes(countries)) is None
+
+
+def _why_not(e164: str | None, codes: tuple[str, ...] | None) -> str | None:
+    """Why the server does not text ``e164`` ("unknown", "type", "country"), or None."""
+    text = str(e164 or "").strip()
+    if not text.startswith("+") or len(text) > 40:
+        return "unknown"
+
+    import phonenumbers
+
+    try:
+        number = phonenumbers.parse(text, None)
+    except phonenumbers.NumberParseException:
+        return "unknown"
+    return _refusal(phonenumbers, number, codes)
+
+
+def _refusal(phonenumbers, number, codes: tuple[str, ...] | None) -> str | None:
+    """Why the server does not text ``number`` (parsed): "unknown" (a number the library does
+    not know: its type is only known for a valid number), "country" (not in ``codes``) or
+    "type" (not a mobile); None if it texts it. The country comes before the type: typing
+    another number from a country that is not texted would not help."""
+    kind = phonenumbers.number_type(number)
+    if kind == phonenumbers.PhoneNumberType.UNKNOWN:
+        return "unknown"
+    country = phonenumbers.region_code_for_number(number)
+    if codes is not None and country not in codes:
+        return "country"
+    if kind not in (phonenumbers.PhoneNumberType.MOBILE,
+                    phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE):
+        return "type"
+    if country == phonenumbers.REGION_CODE_FOR_NON_GEO_ENTITY:  # "001": +870, +881, +882...
+        return "type"
+    return None
+
+
+def _country_codes(countries: str | Iterable[str] | None) -> tuple[str, ...] | None:
+    """``countries`` as upper-case codes without repeats, in their order (a set's sorted)."""
+    if countries is None:
+        return None
+    if isinstance(countries, str):
+        countries = countries.replace(",", " ").split()
+    elif isinstance(countries, (set, frozenset)):
+        countries = sorted(countries, key=str)
+    codes = (str(code).strip().upper() for code in countries)
+    return tuple(dict.fromkeys(code for code in codes if code))
+
+
+def _only_in(codes: tuple[str, ...]) -> str:
+    """The message naming the countries whose numbers are texted."""
+    if not codes:
+        return N_("We don't text phone numbers right now: leave the number out.")
+    return Text("We text mobile numbers in %(countries)s only.", countries=_country_list(codes))
+
+
+def _country_list(codes: tuple[str, ...]) -> str:
+    """ "the United States, Canada and Argentina", each name and joint a ``Text`` of its own so
+    that the whole translates."""
+    names = [_COUNTRY_NAMES.get(code, code) for code in codes]
+    if len(names) == 1:
+        return names[0]
+    # TRANSLATORS: the last two of a list of countries ("Canada and Argentina").
+    listed = Text("%(first)s and %(last)s", first=names[-2], last=names[-1])
+    for name in reversed(names[:-2]):
+        # TRANSLATORS: a country before the rest of a list ("the United States, Canada and
+        # Argentina"); the comma is likely to stay.
+        listed = Text("%(first)s, %(rest)s", first=name, rest=listed)
+    return listed
 
 
 def _argentine_mobile(phonenumbers, number):
@@ -355,8 +520,14 @@ _NUMBER_ERRORS = frozenset({21211, 21214, 21217, 21401, 21407, 21408, 21421, 216
 # Every failure ends by saying "Send the link yourself." (each message is whole, for translation).
 
 
-def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ) -> Delivery:
+def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ,
+            countries: str | Iterable[str] | None = None) -> Delivery:
     """Text ``body`` to ``to`` (E.164, from ``normalize_phone``) through Twilio. Never raises.
+
+    Only a number that ``textable(to, countries)`` is sent to: any other (a link made before
+    the rules or ``countries`` changed may carry one) is ``Delivery("failed", error=...)``
+    without a request to Twilio. ``countries`` empty (no country texted) is like no
+    configuration: ``Delivery("not-configured")``.
 
     Configuration, read from ``environ``:
 
@@ -379,7 +550,7 @@ def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ) -> Deli
     token = _setting(environ, "TWILIO_AUTH_TOKEN")
     sender = _setting(environ, "TWILIO_FROM")
     service = _setting(environ, "TWILIO_MESSAGING_SERVICE_SID")
-    if not (sid and token and (sender or service)):
+    if not configured(environ, countries):
         return Delivery("not-configured")
     to = str(to or "").strip()
     if not to:
@@ -388,6 +559,9 @@ def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ) -> Deli
     if not body:
         return Delivery("failed", error=N_("There is no message to send. Send the link "
                                            "yourself."))
+    refusal = refused(to, countries)
+    if refusal:
+        return refusal
     api_base = _setting(environ, "TWILIO_API_BASE")
     if api_base and not _api_base_allowed(api_base):
         _log.error("TWILIO_API_BASE must be an https URL, or http to localhost: %r", api_base)
@@ -434,6 +608,30 @@ def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ) -> Deli
         return Delivery("failed", sid=message.sid,
                         error=_number_error(to, _twilio_said(message.error_message or "it was refused")))
     return Delivery("sent", sid=message.sid)
+
+
+def configured(environ: Mapping[str, str] = os.environ,
+               countries: str | Iterable[str] | None = None) -> bool:
+    """Whether texts can go out at all: a Twilio account and sender, and some country to text
+    (an empty ``countries`` texts nobody)."""
+    return bool(_setting(environ, "TWILIO_ACCOUNT_SID") and _setting(environ, "TWILIO_AUTH_TOKEN")
+                and (_setting(environ, "TWILIO_FROM") or
+                     _setting(environ, "TWILIO_MESSAGING_SERVICE_SID"))
+                and _country_codes(countries) != ())
+
+
+def refused(to: str, countries: str | Iterable[str] | None = None) -> Delivery | None:
+    """Why ``to`` (E.164) isn't texted, as the ``Delivery`` that says so, or None when it is
+    a mobile number in one of ``countries``."""
+    codes = _country_codes(countries)
+    refusal = _why_not(to, codes)
+    if not refusal:
+        return None
+    _log.warning("Not texted: the number is not a mobile in a country texted (%s)", refusal)
+    error = Text("We don't text %(to)s. %(only)s Send the link yourself.", to=to,
+                 only=_only_in(codes)) if refusal == "country" else \
+        Text("We don't text %(to)s: it isn't a mobile number. Send the link yourself.", to=to)
+    return Delivery("failed", error=error)
 
 
 def _setting(environ: Mapping[str, str], name: str) -> str:

@@ -5,19 +5,22 @@ from __future__ import annotations
 import os
 
 import pytest
+from dynalite import dynalite_endpoint, dynamodb_url, unreachable_dynamodb_url  # noqa: F401
 
 from app.web import create_app
 
 
 @pytest.fixture
-def client(request, monkeypatch):
-    """The app with the test module's keys, a public address, and no Twilio account: nothing
-    is ever texted from a test unless it sets up the fake Twilio itself."""
+def client(request, monkeypatch, tmp_path):
+    """The app with the test module's keys, a public address, a store of its own (SQLite in
+    the test's folder), and no Twilio account: nothing is ever texted from a test unless it
+    sets up the fake Twilio itself."""
     for name in list(os.environ):
         if name.startswith("TWILIO_"):
             monkeypatch.delenv(name)
     app = create_app({"KEYS": request.module.KEYS, "TESTING": True,
-                      "PUBLIC_URL": "https://play.test"})
+                      "PUBLIC_URL": "https://play.test",
+                      "STORE_URL": f"sqlite:///{tmp_path}/store.db"})
     return app.test_client()
 
 

@@ -62,7 +62,8 @@ def sms(request):
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(tmp_path_factory):
+    store = tmp_path_factory.mktemp("store") / "store.db"
     with pytest.MonkeyPatch.context() as mp:
         for name in list(os.environ):
             if name.startswith("TWILIO_") or name == "PUBLIC_URL":
@@ -71,7 +72,8 @@ def server():
         # the chance-to-win pills and move reviews come fast. Their sense is tested in
         # test_review_api.py and the engine's tests; here, the page.
         with LiveServer(create_app({"KEYS": KEYS, "ANALYSIS_PLAYOUTS": 30,
-                                    "REVIEW_PLAYOUTS": 30, "REVIEW_EXTRA": 0})) as live:
+                                    "REVIEW_PLAYOUTS": 30, "REVIEW_EXTRA": 0,
+                                    "STORE_URL": f"sqlite:///{store}"})) as live:
             yield live
 
 

@@ -1,8 +1,12 @@
-"""The command line as an operator uses it: python -m app simulate / inspect / bench / verify."""
+"""The command line as an operator uses it: python -m app simulate / inspect / bench / verify /
+store."""
 
 import json
+import os
 import subprocess
 import sys
+import time
+import uuid
 
 import pytest
 
@@ -10,6 +14,7 @@ from app import cli
 from app.engine.core import ROLL
 from app.keys import Keys
 from app.play import Game
+from app.store import open_store
 
 
 def run(*args, env=None):
@@ -188,3 +193,31 @@ def test_calibrate_scores_the_chances_against_what_happened():
     stability = report["stability"]
     assert stability["decisions"] == 1 and stability["options"] >= 2
     assert 0 <= stability["same_grade_with_another_seed"] <= 1
+
+
+def test_store_create_table_makes_the_dynamodb_table_once(dynalite_endpoint):
+    table = f"cli-{uuid.uuid4().hex}"
+    url = f"dynamodb://{table}?region=us-east-1&endpoint={dynalite_endpoint}"
+    first = run("store", "create-table", env={**os.environ, "STORE_URL": url})
+    assert first.returncode == 0, first.stderr
+    assert f"created table {table} in us-east-1" in first.stdout
+    assert "can't enable TTL" in first.stdout  # dynalite has no TTL; DynamoDB gets it switched on
+    again = run("store", "create-table", "--url", url)
+    assert again.returncode == 0, again.stderr
+    assert f"table {table} already exists" in again.stdout
+    store = open_store(url)
+    try:
+        assert store.add("game#1", {"step": 3}, time.time() + 60)
+        assert store.get("game#1").data == {"step": 3}
+    finally:
+        store.close()
+
+
+def test_store_create_table_refuses_sqlite_and_says_when_dynamodb_is_down(
+        tmp_path, unreachable_dynamodb_url):
+    sqlite = run("store", "create-table", "--url", f"sqlite:///{tmp_path}/store.db")
+    assert sqlite.returncode == 2
+    assert "not a DynamoDB store" in sqlite.stderr and "Traceback" not in sqlite.stderr
+    down = run("store", "create-table", "--url", unreachable_dynamodb_url)
+    assert down.returncode == 1
+    assert down.stderr.startswith("error: DynamoDB table t:") and "Traceback" not in down.stderr

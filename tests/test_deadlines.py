@@ -23,6 +23,12 @@ def header(token: str) -> link.Header:
     return Game.from_token(token, KEYS).header
 
 
+def opens(client, view: dict) -> dict:
+    """The player the link went to opens it (their time starts now): ``view`` with the deadline
+    their page shows."""
+    return dict(view, deadline=client.get(f"/api/games/{view['token']}").json["deadline"])
+
+
 
 def late_game(seats, since: int, minutes: int = 60, lang: str = "en", seed: bytes = bytes(8)):
     """A two-player game whose turn began at ``since`` (minutes since 1970)."""
@@ -38,8 +44,12 @@ def test_a_game_created_with_a_deadline_holds_it_with_the_servers_time(client):
     assert response.status_code == 201, response.json
     view = response.json
     since = int(T0 // 60)
-    assert view["deadline"] == {"minutes": 720, "due_at": (since + 720) * 60.0}
+    # The time starts when the link reaches its player, not when its creator gets it.
+    assert view["deadline"] == {"minutes": 720, "due_at": None, "waiting": True}
     assert header(view["token"]).since == since
+    at(client, T0 + 500)
+    assert opens(client, view)["deadline"] == {"minutes": 720, "due_at": T0 + 500 + 720 * 60,
+                                               "waiting": False}
     plain = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS}).json
     assert plain["deadline"] is None and header(plain["token"]).deadline == 0
 
@@ -51,7 +61,7 @@ def test_a_deadline_is_a_whole_number_of_hours_up_to_a_week(client, hours):
     assert response.status_code == 400 and "deadline_hours" in response.json["error"]["message"]
 
 
-def test_the_next_link_is_stamped_when_a_turn_is_sent(client):
+def test_the_next_players_time_starts_when_they_open_the_link(client):
     at(client, T0)
     view = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS,
                                            "deadline_hours": 1}).json
@@ -62,7 +72,9 @@ def test_the_next_link_is_stamped_when_a_turn_is_sent(client):
     nxt = client.post(f"/api/games/{view['token']}/turn",
                       json={"seat": view["turn"], "steps": steps}).json
     assert header(nxt["token"]).since == int(later // 60)
-    assert nxt["deadline"]["due_at"] == (int(later // 60) + 60) * 60.0
+    assert nxt["deadline"] == {"minutes": 60, "due_at": None, "waiting": True}
+    at(client, later + 7200)  # two hours on, they open it: their hour starts
+    assert opens(client, nxt)["deadline"]["due_at"] == later + 7200 + 3600
 
 
 def test_play_it_for_them_only_after_the_deadline(client):
@@ -113,6 +125,8 @@ def test_no_turn_is_played_for_anyone_without_a_deadline_or_once_the_game_is_ove
 def test_the_absent_and_the_next_player_are_texted(client, twilio):
     seats = [link.Seat("Ana", 0, phone="+14155550100"), link.Seat("Ben", 2, phone="+14155550199")]
     token = late_game(seats, since=1000)
+    at(client, T0 - 3601)
+    opens(client, {"token": token})
     at(client, T0)
     played = client.post(f"/api/games/{token}/absent", json={}).json
     absent = played["absent"]["seat"]
@@ -130,6 +144,8 @@ def test_the_absent_and_the_next_player_are_texted(client, twilio):
 def test_the_absent_players_text_speaks_the_tables_language(client, twilio):
     seats = [link.Seat("Ana", 0, phone="+14155550100"), link.Seat("Ben", 2, phone="+14155550199")]
     token = late_game(seats, since=1000, lang="es")
+    at(client, T0 - 3601)
+    opens(client, {"token": token})
     at(client, T0)
     played = client.post(f"/api/games/{token}/absent", json={}).json
     numbers = {0: "+14155550100", 1: "+14155550199"}
@@ -138,7 +154,8 @@ def test_the_absent_players_text_speaks_the_tables_language(client, twilio):
     assert body == (f"{played['absent']['name']}, como no llegaste a tiempo, jugamos tu turno en "
                     f"Boardpass por vos: {played['url']}")
     assert not set(body) & set("áéíóú")
-    early = late_game(seats, since=int(T0 // 60), lang="es")
+    early = late_game(seats, since=int(T0 // 60), lang="es", seed=b"another!")
+    opens(client, {"token": early})
     refused = client.post(f"/api/games/{early}/absent", json={})
     assert refused.status_code == 409
     assert "todavía tiene tiempo" in refused.json["error"]["message"]
@@ -147,8 +164,11 @@ def test_the_absent_players_text_speaks_the_tables_language(client, twilio):
 def test_no_text_for_the_absent_player_without_a_public_address(client, twilio):
     client.application.config["PUBLIC_URL"] = ""
     seats = [link.Seat("Ana", 0, phone="+14155550100"), link.Seat("Ben", 2, phone="+14155550199")]
+    token = late_game(seats, since=1000)
+    at(client, T0 - 3601)
+    opens(client, {"token": token})
     at(client, T0)
-    played = client.post(f"/api/games/{late_game(seats, since=1000)}/absent", json={}).json
+    played = client.post(f"/api/games/{token}/absent", json={}).json
     assert not twilio.requests and played["absent"]["texted"] is None
     assert played["message"]["status"] == "not-sent"
 
@@ -215,14 +235,14 @@ def play_own_turn(client, view) -> dict:
     response = client.post(f"/api/games/{view['token']}/turn",
                            json={"seat": view["turn"], "steps": steps})
     assert response.status_code == 200, response.json
-    return response.json
+    return opens(client, response.json)
 
 
 def miss_turn(client, view) -> dict:
     at(client, view["deadline"]["due_at"] + 60)
     response = client.post(f"/api/games/{view['token']}/absent", json={})
     assert response.status_code == 200, response.json
-    return response.json
+    return opens(client, response.json)
 
 
 def until_turn_of(client, view, seat: int) -> dict:
@@ -247,18 +267,21 @@ def test_two_missed_turns_make_a_player_away_until_they_say_they_are_back(client
         view = play_own_turn(client, view)
     events = [e for e in view["replay"]["events"] if e["seat"] == absent]
     assert events and all(e["auto"] for e in events)
-    # Only an away player can come back; then the link reaches them again.
+    # Only an away player can come back: the link in play gives them their turns again, with
+    # no new link to send and no text.
     other = next(s for s in range(3) if s != absent)
     assert client.post(f"/api/games/{view['token']}/back", json={"seat": other}).status_code == 422
+    sent = len(twilio.requests)
     back = client.post(f"/api/games/{view['token']}/back", json={"seat": absent})
     assert back.status_code == 200, back.json
     back = back.json
-    assert not back["seats"][absent]["away"] and back["steps"] == view["steps"]
-    to = back["seats"][back["turn"]]["name"]
-    assert back["message"]["text"] == \
-        f"{name} is back in Boardpass. {to}, play on with this link: {back['url']}"
-    view = until_turn_of(client, back, absent)
+    assert back["back"] == {"seat": absent, "name": name} and back["token"] == view["token"]
+    assert not back["seats"][absent]["away"] and len(twilio.requests) == sent
+    assert not client.get(f"/api/games/{view['token']}").json["seats"][absent]["away"]
+    view = until_turn_of(client, dict(view, seats=back["seats"]), absent)
     assert view["turn"] == absent and not view["seats"][absent]["away"]
+    assert (view["steps"], absent) in header(view["token"]).back or any(
+        who == absent for _, who in header(view["token"]).back)
 
 
 def test_nobody_is_played_for_when_every_human_is_away(client):

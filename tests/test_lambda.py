@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from app.store import open_store
+
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS_JSON = ROOT / "zappa_settings.json"
 STAGES = ("dev", "production")
@@ -76,14 +78,26 @@ def test_dev_is_not_kept_warm():
 
 
 def test_no_secret_in_the_settings_file():
-    """Secrets are Lambda environment variables set outside the repository (docs/deploy.md)."""
+    """Secrets are Lambda environment variables set outside the repository (docs/deploy.md).
+    The file names only each stage's store, which is no secret."""
     text = SETTINGS_JSON.read_text(encoding="utf-8")
     for name in SECRETS:
         assert name not in text
     for stage in STAGES:
         settings = stage_settings(stage)
-        for key in ("environment_variables", "aws_environment_variables", "remote_env"):
+        assert set(settings["environment_variables"]) == {"STORE_URL"}
+        for key in ("aws_environment_variables", "remote_env"):
             assert not settings.get(key), f"{stage}: {key} would put configuration in the file"
+
+
+def test_each_stage_has_its_own_store_table():
+    """A dev request must never touch production's entries (docs/deploy.md, The store)."""
+    tables = {}
+    for stage in STAGES:
+        store = open_store(stage_settings(stage)["environment_variables"]["STORE_URL"])
+        assert (store.table, store.endpoint) == (f"boardpass-{stage}", None)
+        tables[stage] = store.table
+    assert len(set(tables.values())) == len(STAGES), tables
 
 
 @pytest.mark.parametrize("stage", STAGES)
@@ -94,7 +108,10 @@ def test_generated_settings_module(stage, monkeypatch):
     assert namespace["API_STAGE"] == stage
     assert namespace["PROJECT_NAME"] == "boardpass"
     assert namespace["DEBUG"] is False
-    assert set(namespace["ENVIRONMENT_VARIABLES"]) <= {"AWS_REGION"}  # baked into the zip
+    # baked into the zip, and set by the handler over the function's own variables
+    assert set(namespace["ENVIRONMENT_VARIABLES"]) <= {"AWS_REGION", "STORE_URL"}
+    assert namespace["ENVIRONMENT_VARIABLES"]["STORE_URL"] == \
+        stage_settings(stage)["environment_variables"]["STORE_URL"]
 
 
 def packaged_project_files() -> set[str]:
@@ -168,7 +185,7 @@ def lambda_env(monkeypatch):
     monkeypatch.setenv("DICE_KEY", "test-dice-key")
     monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "boardpass-dev")
     # The handler sets these on start (and AWS_REGION from the settings): undo them afterwards.
-    for name in ("SERVERTYPE", "FRAMEWORK", "PROJECT", "STAGE", "AWS_REGION"):
+    for name in ("SERVERTYPE", "FRAMEWORK", "PROJECT", "STAGE", "AWS_REGION", "STORE_URL"):
         monkeypatch.setenv(name, "unset-by-test")
     # Each test starts the app afresh from this environment, as a cold start does.
     monkeypatch.delitem(sys.modules, "app.web.wsgi", raising=False)
@@ -177,11 +194,14 @@ def lambda_env(monkeypatch):
 
 
 @pytest.fixture
-def invoke(lambda_env, tmp_path):
-    """Call ``zappa.handler.lambda_handler`` with an event, as Lambda does (stage "dev")."""
+def invoke(lambda_env, tmp_path, dynamodb_url):
+    """Call ``zappa.handler.lambda_handler`` with an event, as Lambda does (stage "dev"), its
+    store a table on the tests' DynamoDB-compatible server instead of the stage's own."""
     from zappa import handler
 
-    (tmp_path / "zappa_settings.py").write_text(zappa_settings_module("dev", lambda_env))
+    settings = zappa_settings_module("dev", lambda_env)
+    settings += f"\nENVIRONMENT_VARIABLES['STORE_URL'] = {dynamodb_url!r}\n"
+    (tmp_path / "zappa_settings.py").write_text(settings)
     lambda_env.syspath_prepend(str(tmp_path))
     lambda_env.setattr(handler.LambdaHandler, "_LambdaHandler__instance", None)  # the singleton
     lambda_env.setattr(handler, "global_handler", None)

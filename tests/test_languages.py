@@ -108,8 +108,8 @@ def test_the_turn_can_change_the_table_s_language_for_the_next_link(client):
     later = client.post(f"/api/games/{nxt['token']}/turn",
                         json={"seat": nxt["turn"], "steps": steps}).json
     assert later["lang"] == "es"
-    bad = client.post(f"/api/games/{nxt['token']}/turn",
-                      json={"seat": nxt["turn"], "steps": turn(client, nxt)[0], "lang": "de"})
+    bad = client.post(f"/api/games/{later['token']}/turn",
+                      json={"seat": later["turn"], "steps": turn(client, later)[0], "lang": "de"})
     assert bad.status_code == 400
 
 
@@ -175,12 +175,9 @@ def test_error_pages_speak_the_visitor_s_language(client):
     assert form.status_code == 400 and "Al Ludo juegan de 2 a 4" in form.data.decode()
 
 
-def test_a_failed_text_is_explained_in_the_table_s_language(client, monkeypatch):
-    from app import sms
-    from app.web import api
-
-    monkeypatch.setattr(api.sms, "deliver", lambda to, body: sms.Delivery(
-        "failed", error=sms._number_error(to, "Unknown number.")))
+def test_a_failed_text_is_explained_in_the_table_s_language(client, twilio):
+    for number in ("+14155550100", "+14155550199"):
+        twilio.reject(number, message="Unknown number.")
     game = Game.new("parcheesi", [link.Seat("Ana", 0, phone="+14155550100"),
                                   link.Seat("Ben", 2, phone="+14155550199")], KEYS,
                     seed=bytes(8))

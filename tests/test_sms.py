@@ -1,6 +1,7 @@
 """Texts for turn links: GSM-7 wording, sms: links, phone numbers, and Twilio sends through the
 real twilio client against a fake Messages API on 127.0.0.1."""
 
+import re
 import socket
 import subprocess
 import sys
@@ -9,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from app import sms
+from app import i18n, sms
 from fake_twilio import FakeTwilio
 
 SID = "AC" + "0123456789abcdef" * 2
@@ -17,7 +18,7 @@ TOKEN = "s3cret-auth-token"
 FROM = "+15005550006"
 SERVICE = "MG" + "fedcba9876543210" * 2
 TO = "+12015550123"
-BAD = "+15551234567"
+BAD = "+12125550142"  # a mobile to phonenumbers, which the fake Twilio refuses when told to
 URL = "https://boardpass.example/p/" + "AbCd-_09" * 16 + ".qwertyuiopasdfghjklzxc"
 
 HOSTILE_NAMES = [
@@ -180,6 +181,42 @@ def test_nothing_to_send_fails_without_a_request(fake, to, body):
     assert fake.requests == []
 
 
+@pytest.mark.parametrize("to", [
+    "+19005550199",   # premium rate
+    "+18005550199",   # toll free
+    "+442079460958",  # a London landline
+    "+15551234567",   # area code 555: no such number
+    "+15005550006",   # Twilio's test sender: "personal number" (area code 500)
+    "+881612345678",  # satellite (Iridium), of no country
+    "+541112345678",  # an Argentine landline (the mobile has a 9 after +54)
+    "not a number",
+])
+def test_deliver_sends_nothing_to_a_number_that_is_not_a_mobile(fake, to):
+    delivery = sms.deliver(to, "hello", configured(fake))
+    assert delivery.status == "failed" and delivery.sid is None
+    assert delivery.error == \
+        f"We don't text {to}: it isn't a mobile number. Send the link yourself."
+    assert fake.requests == []
+
+
+def test_deliver_sends_only_to_the_countries_given(fake):
+    env = configured(fake)
+    assert sms.deliver("+447400123456", "hi", env, countries={"US", "GB"}).status == "sent"
+    assert sms.deliver(TO, "hi", env, countries="US, CA").status == "sent"
+    assert len(fake.requests) == 2
+    delivery = sms.deliver("+447400123456", "hi", env, countries=["US", "CA", "AR"])
+    assert delivery.status == "failed"
+    assert delivery.error == ("We don't text +447400123456. We text mobile numbers in the United "
+                              "States, Canada and Argentina only. Send the link yourself.")
+    assert len(fake.requests) == 2
+
+
+def test_deliver_to_no_country_is_not_configured(fake):
+    assert sms.deliver(TO, "hi", configured(fake), countries=()) == sms.Delivery("not-configured")
+    assert sms.deliver(TO, "hi", configured(fake), countries="") == sms.Delivery("not-configured")
+    assert fake.requests == []
+
+
 def test_plain_http_to_another_host_is_refused(caplog):
     env = {"TWILIO_ACCOUNT_SID": SID, "TWILIO_AUTH_TOKEN": TOKEN, "TWILIO_FROM": FROM,
            "TWILIO_API_BASE": "http://twilio.example.invalid"}
@@ -251,9 +288,94 @@ def test_names_cannot_carry_links():
         assert "://" not in head
 
 
+def next_name(name: str) -> str:
+    """``name`` as a text shows it (the next player's name; "" when none is left)."""
+    text = sms.turn_message("Ana", name, URL)
+    head = text.removesuffix(f": {URL}").removeprefix("Ana moved. Your turn in Boardpass")
+    return head.removeprefix(", ")
+
+
+@pytest.mark.parametrize("typed, shown", [
+    ("evil.com", "evil com"),
+    ("EVIL . COM", "EVIL COM"),
+    ("evil .com", "evil com"),
+    ("evil\uff0ecom", "evil com"),          # fullwidth full stop
+    ("www evil com", "evil com"),
+    ("www.evil.co.uk", "evil co uk"),
+    ("WWWevil", "evil"),
+    ("http://x.y", "x.y"),                  # "x.y" is no address: one letter after the dot
+    ("https://t.co/abc", "t co/abc"),
+    ("HTTPS : // evil", ": // evil"),
+    ("bit.ly/abc", "bit ly/abc"),
+    ("me@mail.example", "me mail example"),
+    ("@evil", "evil"),
+    ("+1 900 555 0199", ""),
+    ("+1 (900) 555-0199", ""),
+    ("call 0900123456 now", "call now"),
+    ("Ana 0900 123 456", "Ana"),
+    ("Bo 555.0199.12", "Bo"),
+    ("\uff19\uff10\uff10\uff15\uff15\uff15", ""),  # fullwidth digits
+    ("9a0a0a5a5", "aaaa"),                  # five digits in all: every digit goes
+    ("evil.1234 5com", "evil com"),         # removing the digits must not make a link
+    ("12www345.com", "com"),
+    ("Ana 1234", "Ana 1234"),               # four digits are no phone number
+])
+def test_names_carry_no_links_and_no_phone_numbers(typed, shown):
+    assert next_name(typed) == shown
+    assert sms.turn_message(typed, "Ben", URL).startswith(f"{shown or 'A player'} moved. ")
+
+
+@pytest.mark.parametrize("name, shown", [
+    ("María José", "Maria Jose"),
+    ("O'Brien", "O'Brien"),
+    ("Jean-Luc", "Jean-Luc"),
+    ("Ana 2", "Ana 2"),
+    ("R2D2", "R2D2"),
+    ("J.R. Smith", "J.R. Smith"),
+    ("Mr. T", "Mr. T"),
+    ("Dr. Who", "Dr Who"),                  # the price of breaking "EVIL. COM"
+    ("Ana & Bo", "Ana & Bo"),
+    ("Zoë (host)", "Zoe (host)"),
+])
+def test_ordinary_names_survive(name, shown):
+    assert next_name(name) == shown
+
+
+@pytest.mark.parametrize("name", [
+    "evil.com", "EVIL . COM", "www evil com", "http://x.y", "bit.ly/abc", "+1 900 555 0199",
+    "call 0900123456 now", "me@x.io", "a.b.co", "t.co/x", "x" * 40 + ".com"])
+def test_no_name_leaves_a_link_or_a_number_in_any_text(name):
+    texts = [sms.turn_message(name, name, URL), sms.turn_message(None, name, URL),
+             sms.results_message(name, name, URL, "Ludo"),
+             sms.played_for_you_message(name, URL),
+             sms.played_for_you_message(name, URL, away=True),
+             sms.back_message(name, name, URL)]
+    for text in texts:
+        head = text[:-len(URL)]
+        assert sms.gsm7_length(text) is not None, text
+        assert not re.search(r"(?i)[a-z0-9]\.[a-z]{2}|\s\.\s|www|http|://|@|[0-9]{5}", head), text
+        assert sum(char.isdigit() for char in head) < 5, text
+
+
 def test_long_names_are_cut():
+    assert sms.NAME_CHARS == 20
     text = sms.turn_message("A" * 100, "B" * 100, URL)
     assert "A" * sms.NAME_CHARS in text and "A" * (sms.NAME_CHARS + 1) not in text
+    assert next_name("Ana Maria de los Angeles Lopez") == "Ana Maria de los Ang"
+    assert next_name("Ana Maria de los Angeles Lopez") == next_name("Ana Maria de los Ang ")
+    assert next_name("Maria Fernanda Gonzalez") == "Maria Fernanda Gonza"
+    assert next_name("Ana                    B") == "Ana B"  # spaces collapse before the cut
+    assert next_name("Maria Fernanda       X") == "Maria Fernanda X"
+    assert len(next_name("x" * 19 + " y")) == 19  # no trailing space after the cut
+
+
+@pytest.mark.parametrize("name", ["Ana" * 20, "Ana +1 900 555 0199 www.evil.com " * 3])
+def test_every_text_cuts_names(name):
+    assert sms.results_message(name, name, URL, "Ludo").startswith(
+        f"{next_name(name)} won our game")
+    assert sms.played_for_you_message(name, URL).startswith(f"{next_name(name)}, your turn")
+    assert sms.back_message(name, name, URL).startswith(f"{next_name(name)} is back")
+    assert len(next_name(name)) <= sms.NAME_CHARS
 
 
 def test_url_characters_outside_plain_ascii_are_percent_encoded():
@@ -315,20 +437,128 @@ def test_sms_href_keeps_only_the_digits_of_the_number():
 # --- normalize_phone() ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("typed, region, e164", [
-    ("(555) 123-4567", "US", "+15551234567"),
-    ("555.123.4567", "US", "+15551234567"),
-    ("(201) 555-0123", "US", "+12015550123"),
+    ("(201) 555-0123", "US", "+12015550123"),   # US: "fixed line or mobile" to phonenumbers
+    ("201.555.0123", "US", "+12015550123"),
     ("1 201 555 0123", "US", "+12015550123"),
-    ("+44 20 7946 0958", "US", "+442079460958"),
-    ("020 7946 0958", "GB", "+442079460958"),
     ("  +1-415-555-2671 ", "US", "+14155552671"),
+    ("(415) 555-0199", "US", "+14155550199"),
+    ("+1 416 555 0123", "US", "+14165550123"),  # Canada
+    ("+44 7400 123456", "US", "+447400123456"),  # a UK mobile
+    ("07400 123456", "GB", "+447400123456"),
+    ("+34 612 34 56 78", "AR", "+34612345678"),  # Spain
+    ("+52 222 123 4567", "US", "+522221234567"),  # Mexico: "fixed line or mobile"
+    ("11 1234-5678", "AR", "+5491112345678"),   # Argentina: the mobile's 9 added
+    ("011 15 1234-5678", "AR", "+5491112345678"),
+    ("+54 9 11 2345-6789", "US", "+5491123456789"),
 ])
-def test_normalize_phone_accepts(typed, region, e164):
+def test_normalize_phone_accepts_mobiles(typed, region, e164):
     assert sms.normalize_phone(typed, region) == e164
+    assert sms.textable(e164)
+
+
+@pytest.mark.parametrize("typed", [
+    "+1 900 555 0199",    # premium rate
+    "+1 800 555 0199",    # toll free
+    "+1 500 234 5678",    # personal number
+    "+15005550006",       # Twilio's magic test sender: a personal number too
+    "+44 20 7946 0958",   # fixed line
+    "+44 121 234 5678",   # fixed line
+    "+44 56 1234 5678",   # VoIP
+    "+44 76 4012 3456",   # pager
+    "+44 55 1234 5678",   # UAN
+    "+44 70 1234 5678",   # personal number
+    "+44 9012 345678",    # premium rate
+    "+43 810 123456",     # shared cost (Austria)
+    "+49 177 991234567",  # voicemail (Germany)
+    "+881 6 1234 5678",   # satellite (Iridium): "mobile", but of no country
+    "+870 301 234 567",   # Inmarsat
+    "+882 34 2123 4",     # international networks
+    "+800 1234 5678",     # international freephone
+    "+979 1234 56789",    # international premium rate
+])
+def test_normalize_phone_refuses_what_is_not_a_mobile(typed):
+    with pytest.raises(ValueError) as caught:
+        sms.normalize_phone(typed)
+    assert str(caught.value) == "That number can't get text messages: type a mobile number."
+    assert not sms.textable(e164(typed))  # nor is it texted from an older link
+
+
+def e164(typed: str) -> str:
+    import phonenumbers
+
+    number = phonenumbers.parse(typed)
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
+
+@pytest.mark.parametrize("typed", [
+    "(555) 123-4567", "555.123.4567", "+15551234567", "+15550001234",  # area code 555
+    "+44 7700 900123",  # Ofcom's numbers for drama: not in any range phonenumbers knows
+    "+1 200 300 0000",  # no area code 200
+])
+def test_normalize_phone_refuses_numbers_phonenumbers_does_not_know(typed):
+    with pytest.raises(ValueError) as caught:
+        sms.normalize_phone(typed)
+    assert str(caught.value).startswith("That phone number doesn't look right.")
+
+
+@pytest.mark.parametrize("typed, countries, allowed", [
+    ("+44 7400 123456", {"US", "CA"}, "Canada and the United States"),  # a set: sorted
+    ("+44 7400 123456", ["US", "CA", "AR"], "the United States, Canada and Argentina"),
+    ("+44 7400 123456", ("us",), "the United States"),
+    ("+12015550123", "GB, AR", "the United Kingdom and Argentina"),
+    ("+12015550123", ["FR", "DE", "ES"], "FR, DE and Spain"),  # no name: the code
+    ("+44 7781 123456", ["GB"], "the United Kingdom"),  # Guernsey is not the UK to phonenumbers
+    ("+44 20 7946 0958", ["US"], "the United States"),  # the country is said before the type
+])
+def test_normalize_phone_refuses_other_countries_and_names_the_allowed_ones(typed, countries,
+                                                                            allowed):
+    with pytest.raises(ValueError) as caught:
+        sms.normalize_phone(typed, countries=countries)
+    assert str(caught.value) == f"We text mobile numbers in {allowed} only."
+
+
+def test_normalize_phone_in_allowed_countries():
+    countries = {"US", "CA", "GB", "AR"}
+    assert sms.normalize_phone("(201) 555-0123", countries=countries) == "+12015550123"
+    assert sms.normalize_phone("+1 416 555 0123", countries=countries) == "+14165550123"
+    assert sms.normalize_phone("07400 123456", "GB", countries) == "+447400123456"
+    assert sms.normalize_phone("11 1234-5678", "AR", countries) == "+5491112345678"
+    assert sms.normalize_phone("+44 7781 123456", countries={"GG"}) == "+447781123456"
+    with pytest.raises(ValueError) as caught:  # still only mobiles
+        sms.normalize_phone("+1 900 555 0199", countries=countries)
+    assert str(caught.value) == "That number can't get text messages: type a mobile number."
+    with pytest.raises(ValueError) as caught:
+        sms.normalize_phone("(201) 555-0123", countries=set())
+    assert str(caught.value) == "We don't text phone numbers right now: leave the number out."
+
+
+def test_the_country_message_translates_as_a_whole():
+    with pytest.raises(ValueError) as caught:
+        sms.normalize_phone("+34 612 34 56 78", countries=["US", "CA", "GB", "AR"])
+    message = caught.value.args[0]  # what the web layer translates
+    assert message.msgid == "We text mobile numbers in %(countries)s only."
+    listed = message.args["countries"]
+    assert listed.msgid == "%(first)s, %(rest)s"
+    assert listed.args["first"].msgid == "the United States"
+    assert listed.args["rest"].args["rest"].msgid == "%(first)s and %(last)s"
+    assert listed.args["rest"].args["rest"].args["last"].msgid == "Argentina"
+    # Until the catalog has these messages, Spanish falls back to English, whole.
+    spanish = i18n.translate(message, "es")
+    assert "%(" not in spanish and spanish.endswith(".")
+
+
+def test_textable():
+    assert sms.textable("+12015550123") and sms.textable(" +447400123456 ")
+    assert sms.textable("+5491112345678", ["AR"]) and sms.textable("+5491112345678", "AR,US")
+    assert not sms.textable("+5491112345678", ["US"])
+    assert not sms.textable("+12015550123", [])
+    for bad in (None, "", "2015550123", "+", "+1", "+1" + "2" * 60, "+1 900 555 0199", "hello",
+                "+15551234567", "+541112345678", "+881612345678", 12015550123):
+        assert sms.textable(bad) is False, bad
 
 
 @pytest.mark.parametrize("typed", ["123", "", "   ", "hello", "+44 20", "+999 123 4567",
-                                   "5" * 60, "(555) 123-4567 ext 9" * 5])
+                                   "5" * 60, "(555) 123-4567 ext 9" * 5, "(555) 123-4567"])
 def test_normalize_phone_rejects_with_a_sentence(typed):
     with pytest.raises(ValueError) as caught:
         sms.normalize_phone(typed)

@@ -1,6 +1,7 @@
 """The web app: an application factory with a blueprint for pages and one for the JSON API.
 
-Every handler is stateless: it decodes the link, replays it, answers. Nothing is stored.
+Every handler decodes the link, replays it and answers; the game is never stored. What the
+store keeps about links (``app/web/bookkeeping.py``) makes texts, older links and deadlines safe.
 """
 
 from __future__ import annotations
@@ -25,6 +26,12 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(
         MAX_CONTENT_LENGTH=64 * 1024,  # a request carries a link and a turn: never more
         PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
+        STORE_URL=os.environ.get("STORE_URL", ""),
+        TEXTS_PER_NUMBER_HOUR=int(os.environ.get("TEXTS_PER_NUMBER_HOUR") or 6),
+        TEXTS_PER_DAY=int(os.environ.get("TEXTS_PER_DAY") or 1000),
+        TEXT_COUNTRIES=[c.strip().upper() for c in
+                        (os.environ.get("TEXT_COUNTRIES") or "US,CA,GB,AR").split(",")
+                        if c.strip()],
     )
     if config:
         app.config.update(config)
@@ -32,10 +39,11 @@ def create_app(config: dict | None = None) -> Flask:
         app.config["KEYS"] = Keys.from_env()
     _languages(app)
 
-    from app.web import api, pages
+    from app.web import api, bookkeeping, pages
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp, url_prefix="/api")
+    app.after_request(bookkeeping.give_device)
 
     @app.after_request
     def security_headers(response):

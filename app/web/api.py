@@ -14,15 +14,18 @@ from dataclasses import replace
 from flask import Blueprint, current_app, jsonify, request, send_from_directory, url_for
 
 from app import i18n, review, sms
+from app.ledger import Standing, request_digest
 from app.engine import red_arse_settings
 from app.engine.bots import BOT_LEVELS
 from app.engine.core import CLAIM
 from app.engine.games import NAMES as GAMES, TITLES, rules_for
 from app.engine.text import N_, Text
 from app.link import LANGUAGES, Seat
+from app.store import StoreUnavailable
 from app.engine.ludo import ludo_options
 from app.play import Game, TurnError
 from app.web import ROOT
+from app.web.bookkeeping import device, ledger, outbox
 from app.web.layout import board_layout
 from app.web.views import Recorder, game_view, load, move_view, play_bots
 
@@ -108,6 +111,11 @@ MESSAGES = {
     "no_deadline": N_("This game has no turn deadline: only %(name)s can play this turn."),
     "still_time": N_("%(name)s still has time for this turn: it can be played for them only "
                      "once their time is up."),
+    "moved_on": N_("This turn was already played: the game has moved on. Open the newest link "
+                   "(the latest one sent to you)."),
+    "not_arrived": N_("%(name)s hasn't opened this link yet: their time starts when it reaches "
+                      "them."),
+    "try_again": N_("Someone else changed this game at the same moment: try again."),
     "bot_easy_n": N_("Bot %(n)s (easy)"),
     "bot_medium_n": N_("Bot %(n)s (medium)"),
     "bot_hard_n": N_("Bot %(n)s (hard)"),
@@ -154,6 +162,12 @@ class NotHost(ValueError):
 
 class TableFull(ValueError):
     """No free seat, or not that color: the table is as it was."""
+
+    status = 409
+
+
+class MovedOn(ValueError):
+    """A request from an older link: the game has moved on, and that link is read-only."""
 
     status = 409
 
@@ -268,10 +282,19 @@ def create():
     host = parse_host(game, data.get("host"), data["players"], seats, options)
     deadline = parse_deadline(data.get("deadline_hours", 0))
     played = new_game(game, seats, options, host, lang, deadline)
-    token = played.token()
+    token = begin(played)
     body = _with_link(game_view(played, token), token)
     body["message"] = _send(played, None, body["url"], deliver=False)
+    _deadline(body, played, None)
     return jsonify(body), 201
+
+
+def begin(played: Game) -> str:
+    """A new game's first link, recorded as made by this browser (its opening by this browser
+    starts nobody's time)."""
+    token = played.token()
+    ledger().begin(played.header.seed, token, len(played.match.steps), _turn(played), device())
+    return token
 
 
 def new_game(game: str, seats: list[Seat], options: int, host: int = 0,
@@ -398,7 +421,8 @@ def parse_player(player, names: tuple[str, ...], number: int, lang: str = "en") 
         raise BadRequest(message("bot_phone"))
     try:
         if phone:
-            phone = sms.normalize_phone(phone, PHONE_REGION[lang])
+            phone = sms.normalize_phone(phone, PHONE_REGION[lang],
+                                        current_app.config["TEXT_COUNTRIES"])
         return Seat(name=name, color=names.index(color), bot=bot, phone=phone)
     except ValueError as error:
         raise BadRequest(error.args[0]) from None
@@ -426,14 +450,33 @@ def read(token):
     played, recorder = load(token, _keys(), record=True)
     i18n.use_table_lang(played.header.lang)
     since = None if since is None else min(int(since), len(played.match.steps))
+    try:  # a game reads without the store: only whether this link is the newest is unknown
+        standing = _standing(played, token)
+    except StoreUnavailable:
+        standing = None
+    current = standing is None or standing.current
+    if standing and current:
+        played = _with_backs(played, standing)
     # The creator's first text: no human has played yet (bots to move first may have).
-    invite = request.args.get("invite") and not humans_played(played)
-    if invite and request.args.get("lang") in set(LANGUAGES) - {played.header.lang}:
+    invite = request.args.get("invite") and not humans_played(played) and current
+    if invite and request.args.get("lang") in set(LANGUAGES) - {played.header.lang} and \
+            standing is not None:
         # The creator switched the page's language before sending the first link: the table
         # speaks it, so the link they send says so.
-        played = with_lang(played, request.args["lang"])
-        token = played.token()
+        switched = with_lang(played, request.args["lang"])
+        if ledger().advance(standing, request_digest("lang", dict(request.args)),
+                            switched.token(), len(played.match.steps), _turn(played),
+                            len(played.match.steps), device()):
+            played, token = switched, switched.token()
+    elif standing is not None and current and standing.opened is None and not played.over:
+        try:  # the link reached its player (unless this is the browser that made it)
+            if ledger().reached(standing, now(), device()):
+                standing = ledger().again(standing)
+        except StoreUnavailable:
+            pass
     body = _with_link(game_view(played, token, recorder, since, i18n.page_lang()), token)
+    _deadline(body, played, standing)
+    body["moved_on"] = None if current else _moved_on(standing)
     if invite:
         body["message"] = _send(played, None, body["url"], deliver=False)
     return jsonify(body)
@@ -517,7 +560,7 @@ def moves(token):
     ``turn_steps`` are the steps to send next time (claim tickets swapped for receipts); at a
     claim point ``claim`` holds the ticket that claims the re-roll, good for a few seconds.
     """
-    played, done = _play(token, _json())
+    played, _, done = _play(token, _json())
     view = _with_link(game_view(played, token, lang=i18n.page_lang()), token)  # still this link
     view["turn_over"] = done
     view["turn_steps"] = played.turn_steps
@@ -532,7 +575,10 @@ def finish(token):
     or the game ends; ``replay`` lists them), make the next link (in the table's language:
     ``lang`` changes it), and text it to the next human when we can."""
     data = _json()
-    played, done = _play(token, data)
+    ask = request_digest("turn", data)
+    played, standing, done = _play(token, data, ask)
+    if done is None:  # the very same turn, sent again: the same answer, nothing sent again
+        return jsonify(_repeat(standing, played.header.seats[data["seat"]].name))
     if not done:
         raise TurnError(message("turn_not_over"))
     played = with_lang(played, parse_lang(data.get("lang"), played.header.lang))
@@ -541,15 +587,19 @@ def finish(token):
         played = played.with_seats(_seat_changes(played, data["seats"]))
     start = len(played.match.steps)
     recorder = play_bots(played)
-    played = played.stamped(now())  # the next player's time starts with their link
+    played = played.stamped(now())
     mover = played.header.seats[data["seat"]].name
     next_token = played.token()
+    repeat = _advance(standing, ask, played, next_token, start)
+    if repeat:
+        return jsonify(_repeat(repeat, mover))
     url = game_url(next_token)
     body = _with_link(game_view(played, next_token, recorder, start, lang=i18n.page_lang()),
                       next_token)
     # Back to the same player (the others are bots): nobody to text.
     again = not played.over and played.match.turn == data["seat"]
     body["message"] = _send(played, mover, url, deliver=not again and _may_text(played, known))
+    _deadline(body, played, _arrived(played, next_token, body["message"]))
     return jsonify(body)
 
 
@@ -565,61 +615,94 @@ def absent(token):
     play the absent player's turn as a medium bot (then the bots' turns after it); answered
     like ``/turn``: the next link, ``replay`` of what was played, and ``message`` for the next
     human (texted as usual). The absent player is texted that their turn was played."""
-    _json()
+    data = _json()
+    ask = request_digest("absent", data)
     played, _ = load(token, _keys())
     i18n.use_table_lang(played.header.lang)
     if played.over:
         raise TurnError(message("game_over"))
     seat = played.match.turn
     name = played.header.seats[seat].name
-    due, moment = played.due_at(), now()
-    if due is None:
+    standing = _current(played, token, ask)
+    if not standing.current:  # played for them already: the same answer again
+        body = _repeat(standing, name)
+        body["absent"] = _absent_view(Game.from_token(body["token"], _keys()), seat, None)
+        return jsonify(body)
+    played = _with_backs(played, standing)
+    if played.due_at() is None:
         raise TooEarly(message("no_deadline", name=name))
-    if moment < due:
+    if standing.opened is None:  # the clock starts when the link reaches its player
+        raise TooEarly(message("not_arrived", name=name))
+    moment = now()
+    if moment < standing.opened + played.header.deadline * 60:
         raise TooEarly(message("still_time", name=name))
     known = {s.phone for s in played.header.seats}
     start = len(played.match.steps)
     recorder = Recorder()
     if start:
         recorder(played.match)
-    played = played.play_for_absent(moment, recorder)
+    played = played.stamped(standing.opened).play_for_absent(moment, recorder)
     next_token = played.token()
+    repeat = _advance(standing, ask, played, next_token, start)
+    if repeat:
+        body = _repeat(repeat, name)
+        body["absent"] = _absent_view(played, seat, None)
+        return jsonify(body)
     url = game_url(next_token)
     body = _with_link(game_view(played, next_token, recorder, start, lang=i18n.page_lang()),
                       next_token)
     back = not played.over and played.match.turn == seat  # the others were bots
     # Back to the absent player (the others are bots): their own text below says so.
     body["message"] = _send(played, name, url, deliver=not back and _may_text(played, known))
+    arrived = _arrived(played, next_token, body["message"])
     absent_phone = played.header.seats[seat].phone
     texted = None
-    out = bool(played.header.seats[seat].out)  # Ludo: the third expiry in a row
-    if absent_phone and current_app.config.get("PUBLIC_URL") and not out:
+    if absent_phone and current_app.config.get("PUBLIC_URL") and not played.header.seats[seat].out:
         text = sms.played_for_you_message(name, url, played.header.lang,
                                           away=seat in played.away())
-        texted = sms.deliver(absent_phone, text).status
-    body["absent"] = {"seat": seat, "name": name, "texted": texted, "disqualified": out}
+        texted = outbox().send(played.header.seed, len(played.match.steps), absent_phone,
+                               text).status
+    _deadline(body, played, arrived)
+    body["absent"] = _absent_view(played, seat, texted)
     return jsonify(body)
+
+
+def _absent_view(played: Game, seat: int, texted: str | None) -> dict:
+    """Who was played for, whether they were texted, and whether it disqualified them (Ludo:
+    the third expiry in a row)."""
+    return {"seat": seat, "name": played.header.seats[seat].name, "texted": texted,
+            "disqualified": bool(played.header.seats[seat].out)}
 
 
 @bp.post("/games/<token>/back")
 def come_back(token):
     """A player who was being played for (two turns missed in a row, Parcheesi and Red Arse)
-    is back (``{"seat": n}``): the same position, their turns theirs again, as a new link.
-    The player to move holds the older link, so the new one is texted to them (or ``message``
-    says how to send it)."""
+    is back (``{"seat": n}``), from any link of the game, the newest or an older one: the store
+    remembers it, and the newest link, wherever it is opened, gives them their turns back (the
+    link made from it records it). Answered with this link's game, ``back`` naming the seat."""
     seat = _seat_number(_json())
     played, _ = load(token, _keys())
     i18n.use_table_lang(played.header.lang)
     if not 0 <= seat < len(played.header.seats):
         raise BadRequest(message("no_seat"))
-    known = {s.phone for s in played.header.seats}
-    played = played.come_back(seat)
-    next_token = played.token()
-    url = game_url(next_token)
-    body = _with_link(game_view(played, next_token, lang=i18n.page_lang()), next_token)
-    to = played.header.seats[played.match.turn]
-    text = sms.back_message(played.header.seats[seat].name, to.name, url, played.header.lang)
-    body["message"] = _text_to(to, text, seat != played.match.turn and _may_text(played, known))
+    for _attempt in range(3):  # another request may write between our read and write
+        standing = _standing(played, token)
+        newest = standing if standing.current else ledger().newest(standing)
+        if newest is None:
+            raise MovedOn(message("moved_on"))
+        if seat in newest.backs:  # said already
+            break
+        game = played if newest is standing else Game.from_token(newest.token, _keys())
+        _with_backs(game, newest).come_back(seat)  # TurnError: not away, or the game is over
+        if ledger().come_back(newest, seat):
+            break
+    else:
+        raise MovedOn(message("try_again"))
+    if standing.current:
+        played = _with_backs(played, ledger().again(standing))
+    body = _with_link(game_view(played, token, lang=i18n.page_lang()), token)
+    body["moved_on"] = None if standing.current else _moved_on(standing)
+    body["back"] = {"seat": seat, "name": played.header.seats[seat].name}
     return jsonify(body)
 
 
@@ -642,6 +725,10 @@ def add_player(token):
     seat = _seat_number(data)
     played, _ = load(token, _keys())
     i18n.use_table_lang(played.header.lang)
+    ask = request_digest("players", data)
+    standing = _current(played, token, ask)
+    if not standing.current:  # the same player added again: the same answer
+        return jsonify(_repeat(standing, None, invite=True)), 201
     if not hasattr(played.rules, "join"):
         raise TurnError(message("no_joining"))
     if played.over:
@@ -680,9 +767,13 @@ def add_player(token):
                             steps, now=now())
         except TurnError as error:
             raise WrongSeat(message("turn_lost", reason=i18n.say(error.args[0]))) from None
+    repeat = _advance(standing, ask, joined, new_token, len(joined.match.steps))
+    if repeat:
+        return jsonify(_repeat(repeat, None, invite=True)), 201
     body = _with_link(game_view(joined, new_token, lang=i18n.page_lang()), new_token)
     body["message"] = (_send(joined, None, body["url"], deliver=False)
                        if not humans_played(joined) else None)
+    _deadline(body, joined, None)
     return jsonify(body), 201
 
 
@@ -698,6 +789,7 @@ def rematch(token):
     if played.header.game != "ludo":
         raise TurnError(message("no_rematch"))
     _check_host(played, seat, "start_rematch")
+    standing = _current(played, token)
     lang = parse_lang(data.get("lang"), played.header.lang)
     capacity = data.get("capacity")
     if capacity is not None and (type(capacity) is not int or capacity not in range(2, 7)):
@@ -710,8 +802,18 @@ def rematch(token):
     again.play_bots()  # bots to move first play at once
     again = again.stamped(now())
     new_token = again.token()
+    made = ledger().rematch(standing, new_token) or ledger().rematch(ledger().again(standing),
+                                                                     new_token)
+    if made is None:
+        raise MovedOn(message("try_again"))
+    if made != new_token:  # a rematch was started already (a second tap): that one stands
+        again, new_token = Game.from_token(made, _keys()), made
+    else:
+        ledger().begin(again.header.seed, new_token, len(again.match.steps), _turn(again),
+                       device())
     body = _with_link(game_view(again, new_token, lang=i18n.page_lang()), new_token)
     body["message"] = _send(again, None, body["url"], deliver=False)
+    _deadline(body, again, None)
     return jsonify(body), 201
 
 
@@ -734,15 +836,16 @@ def _check_host(played: Game, seat: int, what: str) -> None:
 def _may_text(played: Game, known: set) -> bool:
     """Text from our number only to a number the game already had (a number typed in this
     request is used from the next turn on), and only with PUBLIC_URL set (links built from a
-    request's Host header could be forged). This slows abuse, it doesn't stop it: a game can
-    be made with anyone's number, and a stateless server can't tell a turn sent twice from
-    once, so production needs the edge rate limits of docs/deploy.md."""
+    request's Host header could be forged). The outbox bounds the rest (``app/outbox.py``)."""
     if played.over or not current_app.config.get("PUBLIC_URL"):
         return False
     return played.header.seats[played.match.turn].phone in known
 
 
-def _play(token: str, data: dict):
+def _play(token: str, data: dict, ask: str | None = None):
+    """Play a turn's steps on the link (only its newest link plays); returns the game, the
+    link's standing, and whether the turn is over (None: ``ask`` repeats the request that
+    moved this game on, and nothing was played)."""
     seat, steps = data.get("seat"), data.get("steps", [])
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise BadRequest(message("playing_seat"))
@@ -752,13 +855,100 @@ def _play(token: str, data: dict):
     i18n.use_table_lang(played.header.lang)
     if not 0 <= seat < len(played.header.seats):
         raise BadRequest(message("no_seat"))
+    standing = _current(played, token, ask)
+    if not standing.current:
+        return played, standing, None
+    played = _with_backs(played, standing)
     if not played.over and played.match.turn != seat:
         raise WrongSeat(message("not_your_turn", turn=played.header.seats[played.match.turn].name,
                                 seat=played.header.seats[seat].name))
     if played.header.seats[seat].bot:
         raise WrongSeat(message("bot_seat", name=played.header.seats[seat].name))
     done = played.play_turn(seat, steps, now=now())
-    return played, done
+    return played, standing, done
+
+
+# -- the store's bookkeeping (app/ledger.py): only the newest link plays --------------------------
+
+def _turn(played: Game) -> int | None:
+    return None if played.over else played.match.turn
+
+
+def _standing(played: Game, token: str) -> Standing:
+    return ledger().standing(played.header.seed, token, len(played.match.steps), _turn(played))
+
+
+def _current(played: Game, token: str, ask: str | None = None) -> Standing:
+    """The link's standing; an older link is refused (409), unless ``ask`` repeats the request
+    that moved the game on from it (the caller answers that with the same link)."""
+    standing = _standing(played, token)
+    if not standing.current and not (ask and standing.repeats(ask)):
+        raise MovedOn(message("moved_on"))
+    return standing
+
+
+def _with_backs(played: Game, standing: Standing) -> Game:
+    """The game with the players who said "I'm back" since its link was made back."""
+    for seat in standing.backs:
+        if seat in played.away():
+            played = played.come_back(seat)
+    return played
+
+
+def _advance(standing: Standing, ask: str, played: Game, token: str, start: int):
+    """Record ``token`` as the game's newest link. None when done; when another request did
+    the same first (a double tap), its standing, to answer like it; else 409."""
+    if ledger().advance(standing, ask, token, len(played.match.steps), _turn(played), start,
+                        device()):
+        return None
+    fresh = ledger().again(standing)
+    if fresh.repeats(ask):
+        return fresh
+    raise MovedOn(message("moved_on"))
+
+
+def _repeat(standing: Standing, mover: str | None, invite: bool = False) -> dict:
+    """The answer to a request that was answered already (``standing``: of the link it was
+    sent from): the same newest link, its replay from the same step, and nothing sent again."""
+    newest = ledger().newest(standing)
+    played, recorder = load(newest.token, _keys(), record=True)
+    body = _with_link(game_view(played, newest.token, recorder, standing.data["start"],
+                                lang=i18n.page_lang()), newest.token)
+    if invite:
+        body["message"] = (_send(played, None, body["url"], deliver=False)
+                           if not humans_played(played) else None)
+    else:
+        body["message"] = _send(played, mover, body["url"], deliver=False)
+        if standing.data.get("texted"):
+            body["message"]["status"] = "sent"
+    _deadline(body, played, newest)
+    return body
+
+
+def _arrived(played: Game, token: str, sent: dict) -> Standing | None:
+    """When we texted the new link to its player, it reached them now: their time starts."""
+    if sent.get("status") != "sent":
+        return None
+    standing = _standing(played, token)
+    return ledger().reached(standing, now(), texted=True) or standing
+
+
+def _deadline(body: dict, played: Game, standing: Standing | None) -> None:
+    """A turn's deadline counts from when its link reached the player (``standing.opened``):
+    until then there is no due time, and ``waiting`` says so."""
+    deadline = body.get("deadline")
+    if not deadline or played.over:
+        return
+    opened = standing.opened if standing is not None else None
+    deadline["due_at"] = None if opened is None else opened + played.header.deadline * 60
+    deadline["waiting"] = opened is None
+
+
+def _moved_on(standing: Standing) -> dict:
+    """What a holder of an older link is told: how far the game has got and whose turn it is
+    (never the newest link: it is the next player's)."""
+    return {"steps": standing.data["step"], "turn": standing.data["turn"],
+            "over": standing.data["turn"] is None}
 
 
 def _seat_changes(played: Game, changes) -> list[Seat]:
@@ -779,7 +969,8 @@ def _seat_changes(played: Game, changes) -> list[Seat]:
         name = name.strip() or seat.name
         try:
             if phone and phone != seat.phone:
-                phone = sms.normalize_phone(phone, PHONE_REGION[played.header.lang])
+                phone = sms.normalize_phone(phone, PHONE_REGION[played.header.lang],
+                                            current_app.config["TEXT_COUNTRIES"])
             seats.append(Seat(name=name, color=seat.color, bot=seat.bot, phone=phone))
         except ValueError as error:
             raise BadRequest(error.args[0]) from None
@@ -806,12 +997,14 @@ def _send(played: Game, mover: str | None, url: str, deliver: bool = True) -> di
     to = played.header.seats[played.match.turn]
     text = sms.turn_message(mover, to.name, url, TITLES[played.header.game],
                             played.header.lang)
-    return _text_to(to, text, deliver)
+    return _text_to(played, to, text, deliver)
 
 
-def _text_to(to: Seat, text: str, deliver: bool) -> dict:
-    """Text ``to`` (when ``deliver`` and their number is known), or say how to send it."""
-    delivery = sms.deliver(to.phone, text) if deliver and to.phone else sms.Delivery("not-sent")
+def _text_to(played: Game, to: Seat, text: str, deliver: bool) -> dict:
+    """Text ``to`` (when ``deliver`` and their number is known: through the outbox, once for
+    this step of the game), or say how to send it."""
+    delivery = outbox().send(played.header.seed, len(played.match.steps), to.phone, text) \
+        if deliver and to.phone else sms.Delivery("not-sent")
     return {
         "to": to.name,
         "text": text,

@@ -17,10 +17,11 @@ from app.engine.text import N_
 from app.link import LANGUAGES, LinkError
 from app.play import ClaimMissed, Game, TurnError
 from app.web import ROOT
-from app.web.api import (STATUS, BadRequest, NotHost, NotJson, TableFull, TooEarly, WrongSeat,
-                         bot_name, default_name, ludo_options, message, new_game as create_game,
-                         parse_deadline, parse_host, parse_lang, parse_players,
-                         parse_settings)
+from app.store import StoreUnavailable
+from app.web.api import (STATUS, BadRequest, MovedOn, NotHost, NotJson, TableFull, TooEarly,
+                         WrongSeat, begin, bot_name, default_name, ludo_options, message,
+                         new_game as create_game, parse_deadline, parse_host, parse_lang,
+                         parse_players, parse_settings)
 
 bp = Blueprint("pages", __name__)
 
@@ -157,7 +158,7 @@ def new_game():
     except BadRequest as error:
         return _home(form, i18n.say(error.args[0])), 400
     played = create_game(game, seats, options, host, lang, deadline)
-    return redirect(url_for("pages.game", token=played.token(), new=1, local=local))
+    return redirect(url_for("pages.game", token=begin(played), new=1, local=local))
 
 
 def _form_hours(text: str):
@@ -269,6 +270,7 @@ def link_error(error):
 @bp.app_errorhandler(NotHost)
 @bp.app_errorhandler(TableFull)
 @bp.app_errorhandler(TooEarly)
+@bp.app_errorhandler(MovedOn)
 def request_error(error):
     return _error(N_("That request can't be answered"), error.args[0], error.status,
                   type(error).__name__)
@@ -307,6 +309,21 @@ HTTP_ERRORS = {
 def http_error(error):
     title, text = HTTP_ERRORS[error.code]
     return _error(title, text, error.code, error.name.replace(" ", ""))
+
+
+RETRY_SECONDS = 30
+
+
+@bp.app_errorhandler(StoreUnavailable)
+def store_unavailable(error):
+    """The store is down or slow: what needs it waits, nothing is decided without it (reading
+    a game and the rules pages don't need it)."""
+    current_app.logger.warning("store unavailable: %s", error)
+    body, status = _error(N_("Try again in a minute"),
+                          N_("Boardpass can't keep track of games right now, so nothing can be "
+                             "played or sent. Your game is safe: its link still works."),
+                          503, "StoreUnavailable")
+    return body, status, {"Retry-After": str(RETRY_SECONDS)}
 
 
 @bp.app_errorhandler(500)

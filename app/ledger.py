@@ -1,0 +1,190 @@
+"""How far each game has got, kept in the store: so only the newest link plays, a repeated
+request gets the same answer, a deadline counts from when a link reached its player, and "I'm
+back" is never lost.
+
+One entry per game, under its seed: the newest link (its digest and the token itself, to answer
+a repeated request with the same link, never shown to the holder of an older one), its step and
+seat to move, the link and request it was made from, who made it (a digest of the browser's
+``device`` cookie), when it first reached its player, and the players who said "I'm back" since.
+The game itself stays in the link: losing this entry loses no game, and every write is a
+compare-and-swap on the entry's version, so of two requests racing from one link exactly one
+moves the game on.
+
+A link is *current* when it is the newest the store knows of, or when the store knows of no
+link of its game as far on (a game from before the store, or whose entry expired). Anything
+else is an older link: read-only.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from dataclasses import dataclass
+
+from app.store import Entry, Store
+
+GAME_DAYS = 180  # an unfinished game's entry lives this long after its newest link was made
+OVER_DAYS = 30  # a finished game's
+DAY = 24 * 3600
+
+
+def digest(text: str) -> str:
+    """A short digest of a link, a request or a device: enough to tell them apart, nothing
+    more (16 characters, 96 bits).
+
+    >>> digest("abc")
+    'ungWv48Bz-pBQUDe'
+    """
+    return base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()[:12]).decode()
+
+
+def request_digest(kind: str, body: dict) -> str:
+    """What makes two requests "the same request": their kind and their whole JSON body."""
+    return digest(kind + json.dumps(body, sort_keys=True, separators=(",", ":")))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a link stands in its game, as the store has it."""
+
+    key: str
+    token: str  # this link
+    link: str  # this link's digest
+    step: int  # this link's steps
+    turn: int | None  # this link's seat to move (None: the game is over)
+    entry: Entry | None
+
+    @property
+    def data(self) -> dict:
+        return self.entry.data if self.entry else {}
+
+    @property
+    def current(self) -> bool:
+        return self.entry is None or self.data["link"] == self.link or \
+            self.step > self.data["step"]
+
+    @property
+    def known(self) -> bool:
+        """Whether the store has this very link as the newest (not only "nothing newer")."""
+        return self.entry is not None and self.data["link"] == self.link
+
+    def repeats(self, ask: str) -> bool:
+        """Whether the newest link was made from this one by this very request: a double tap or
+        a retry, answered with the same link (and nothing sent again)."""
+        return not self.current and self.data.get("from") == self.link and \
+            self.data.get("ask") == ask
+
+    @property
+    def opened(self) -> float | None:
+        """When this (current) link first reached its player: texted, or opened by another
+        browser than the one that made it. None: not yet (or not known)."""
+        return self.data.get("opened") if self.known else None
+
+    @property
+    def backs(self) -> list[int]:
+        """Seats that said "I'm back" since the newest link was made: this link applies them."""
+        return list(self.data.get("backs", [])) if self.current else []
+
+
+class Ledger:
+    def __init__(self, store: Store):
+        self.store = store
+
+    def standing(self, seed: bytes, token: str, step: int, turn: int | None) -> Standing:
+        """Where the link ``token`` (of the game ``seed``, at ``step`` with ``turn`` to move)
+        stands: one read."""
+        key = "game#" + seed.hex()
+        return Standing(key, token, digest(token), step, turn, self.store.get(key))
+
+    def again(self, standing: Standing) -> Standing:
+        """The same link's standing read anew (after a write another request won)."""
+        return Standing(standing.key, standing.token, standing.link, standing.step, standing.turn,
+                        self.store.get(standing.key))
+
+    def newest(self, standing: Standing) -> Standing | None:
+        """The standing of the newest link of ``standing``'s game (None when the store doesn't
+        hold it): where a player reading an older link says "I'm back"."""
+        token = standing.data.get("token")
+        if standing.current or not token:
+            return None
+        data = standing.data
+        return Standing(standing.key, token, data["link"], data["step"], data["turn"],
+                        standing.entry)
+
+    def begin(self, seed: bytes, token: str, step: int, turn: int | None,
+              device: str | None) -> Standing | None:
+        """Record a new game's first link, made by ``device`` (whose opening it isn't an
+        arrival)."""
+        first = Standing("game#" + seed.hex(), token, digest(token), step, turn, None)
+        data = dict(self._newest(first), by=digest(device) if device else None)
+        return self._write(first, data)
+
+    def advance(self, standing: Standing, ask: str, token: str, step: int, turn: int | None,
+                start: int, device: str | None) -> Standing | None:
+        """Record ``token`` (``step`` steps, ``turn`` to move or None once over) as the game's
+        newest link, made from the link ``standing`` is about by the request ``ask``; ``start``
+        is where the steps the server played (bots) began, for answering a repeat. Returns the
+        new link's standing, or None when another request moved the game on first (nothing was
+        written). Every write below answers the same way."""
+        data = {"link": digest(token), "step": step, "turn": turn, "token": token,
+                "from": standing.link, "ask": ask, "start": start,
+                "by": digest(device) if device else None, "opened": None, "backs": []}
+        if standing.entry and "rematch" in standing.data:  # a rematch once made stays made
+            data["rematch"] = standing.data["rematch"]
+        return self._write(standing, data)
+
+    def reached(self, standing: Standing, when: float, device: str | None = None,
+                texted: bool = False) -> Standing | None:
+        """The current link reached its player at ``when``: we texted it (``texted``) or a
+        browser opened it, unless it is the browser that made it (the sender holds the link too,
+        and their clock must not start anyone's time). Only the first arrival counts."""
+        if not standing.current or standing.opened is not None:
+            return None
+        if not texted and device is not None and standing.data.get("by") == digest(device):
+            return None
+        data = self._newest(standing)
+        data["opened"], data["texted"] = int(when), texted
+        return self._write(standing, data)
+
+    def come_back(self, standing: Standing, seat: int) -> Standing | None:
+        """Remember that ``seat`` is back, for whichever current link is played next."""
+        data = self._newest(standing)
+        if seat not in data["backs"]:
+            data["backs"].append(seat)
+        return self._write(standing, data)
+
+    def rematch(self, standing: Standing, token: str) -> str | None:
+        """Record ``token`` as the rematch of this finished game: the one recorded first stands
+        (None when another request wrote first: ask again)."""
+        if standing.data.get("rematch"):
+            return standing.data["rematch"]
+        data = self._newest(standing)
+        data["rematch"] = token
+        return token if self._write(standing, data) else None
+
+    def _newest(self, standing: Standing) -> dict:
+        """The entry's data for the current link ``standing`` is about (a fresh one when the
+        store had none for it)."""
+        if standing.known:
+            return dict(standing.data, backs=list(standing.data.get("backs", [])))
+        return {"link": standing.link, "step": standing.step, "turn": standing.turn,
+                "token": standing.token,
+                "from": None, "ask": None, "start": None, "by": None, "opened": None,
+                "backs": [], **({"rematch": standing.data["rematch"]}
+                                if standing.data.get("rematch") else {})}
+
+    def _write(self, standing: Standing, data: dict) -> Standing | None:
+        """Write ``data`` over the entry ``standing`` read (compare-and-swap on its version):
+        the standing of the link it names as newest, or None if the entry changed meanwhile."""
+        days = OVER_DAYS if data["turn"] is None else GAME_DAYS
+        expires = self.store.clock() + days * DAY
+        if standing.entry is None:
+            version = 1 if self.store.add(standing.key, data, expires) else None
+        else:
+            version = standing.entry.version + 1 if self.store.swap(
+                standing.key, standing.entry.version, data, expires) else None
+        if version is None:
+            return None
+        return Standing(standing.key, data["token"], data["link"], data["step"], data["turn"],
+                        Entry(data, version))

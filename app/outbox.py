@@ -1,0 +1,70 @@
+"""Texts the server sends, bounded, counted in the store: the request that texts can be sent a
+thousand times, and the owner pays for every text.
+
+- at most one text per game step and recipient (a replayed or concurrent request sends nothing);
+- at most ``TEXTS_PER_NUMBER_HOUR`` texts an hour to one number, and ``TEXTS_PER_DAY`` a day from
+  the whole deployment;
+- only to mobile numbers in the countries the deployment texts (``TEXT_COUNTRIES``).
+
+Whatever is refused, the player can still send the link by hand (the page's Messages app link).
+Numbers are kept in the store only as keyed digests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+
+from app import sms
+from app.engine.text import N_
+from app.store import Store
+
+HOUR, DAY = 3600, 24 * 3600
+ONCE_DAYS = 30  # how long "this step's text went out" is remembered (a game's entry: 30 to 180)
+
+
+@dataclass(frozen=True)
+class Limits:
+    per_number_hour: int = 6
+    per_day: int = 1000
+    countries: frozenset[str] = frozenset({"US", "CA", "GB", "AR"})
+
+    @classmethod
+    def from_config(cls, config) -> "Limits":
+        return cls(config["TEXTS_PER_NUMBER_HOUR"], config["TEXTS_PER_DAY"],
+                   frozenset(config["TEXT_COUNTRIES"]))
+
+
+class Outbox:
+    def __init__(self, store: Store, phone_key: bytes, limits: Limits):
+        self.store, self.key, self.limits = store, phone_key, limits
+
+    def send(self, seed: bytes, step: int, phone: str, body: str) -> sms.Delivery:
+        """Text ``body`` to ``phone`` for step ``step`` of the game ``seed``, unless a rule
+        above says no (a ``Delivery`` that says why, for the player). Raises
+        ``StoreUnavailable`` before anything is sent when the store can't count."""
+        countries = self.limits.countries
+        if not sms.configured(countries=countries):
+            return sms.Delivery("not-configured")
+        refusal = sms.refused(phone, countries)
+        if refusal:
+            return refusal
+        who, now = self._number(phone), self.store.clock()
+        if not self.store.add(f"text#{seed.hex()}#{step}#{who}", {}, now + ONCE_DAYS * DAY):
+            return sms.Delivery("already-sent")
+        hour, day = int(now // HOUR), int(now // DAY)
+        if not self.store.count(f"texts#{who}#{hour}", self.limits.per_number_hour,
+                                (hour + 2) * HOUR):
+            return sms.Delivery("limited", error=N_("This number has had all the texts we send "
+                                                    "it in an hour. Send the link yourself."))
+        if not self.store.count(f"texts#all#{day}", self.limits.per_day, (day + 2) * DAY):
+            return sms.Delivery("limited", error=N_("We have sent all the texts we send in a "
+                                                    "day. Send the link yourself."))
+        return sms.deliver(phone, body, countries=countries)
+
+    def _number(self, phone: str) -> str:
+        """A keyed digest of the number: the store never holds the number itself."""
+        mac = hmac.new(self.key, b"boardpass/outbox/" + phone.encode(), hashlib.sha256)
+        return mac.hexdigest()[:24]
+

@@ -1,0 +1,150 @@
+"""The store's contract, run against both backends for real: SQLite on a temporary file, and
+DynamoDB on a DynamoDB-compatible server (dynalite) started on 127.0.0.1 (tests/dynalite.py)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from app.store import StoreUnavailable, open_store
+
+NOW = 1_800_000_000
+
+
+class Clock:
+    """The server's time, moved by the test."""
+
+    def __init__(self, now: float = NOW):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture(params=["sqlite", "dynamodb"])
+def store_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/store.db"
+    return request.getfixturevalue("dynamodb_url")
+
+
+@pytest.fixture
+def store(store_url, clock):
+    opened = open_store(store_url, clock)
+    yield opened
+    opened.close()
+
+
+def test_an_entry_is_created_once_and_read_back_whole(store):
+    assert store.get("game#1") is None
+    data = {"newest": "abc", "step": 12, "backs": [1, 3], "opened": None, "name": "Ana \u2764"}
+    assert store.add("game#1", data, NOW + 60)
+    entry = store.get("game#1")
+    assert entry.data == data and entry.version == 1
+    assert not store.add("game#1", {"newest": "other"}, NOW + 60)  # a live entry stays
+    assert store.get("game#1").data == data
+
+
+def test_of_two_swaps_from_one_version_only_the_first_wins(store):
+    store.add("k", {"n": 0}, NOW + 60)
+    assert store.swap("k", 1, {"n": 1}, NOW + 60)
+    assert not store.swap("k", 1, {"n": 2}, NOW + 60)
+    entry = store.get("k")
+    assert entry.data == {"n": 1} and entry.version == 2
+    assert not store.swap("missing", 1, {"n": 1}, NOW + 60)
+
+
+def test_an_expired_entry_is_gone_and_can_be_made_again(store, clock):
+    store.add("k", {"old": True}, NOW + 60)
+    clock.now = NOW + 61
+    assert store.get("k") is None
+    assert not store.swap("k", 1, {"late": True}, NOW + 120)  # nothing live to replace
+    assert store.add("k", {"new": True}, NOW + 120)
+    entry = store.get("k")
+    assert entry.data == {"new": True} and entry.version == 1
+
+
+def test_a_swap_can_extend_an_entrys_life(store, clock):
+    store.add("k", {"n": 0}, NOW + 60)
+    assert store.swap("k", 1, {"n": 1}, NOW + 600)
+    clock.now = NOW + 300
+    assert store.get("k").data == {"n": 1}
+
+
+def test_a_counter_counts_to_its_limit_and_starts_again_once_expired(store, clock):
+    assert [store.count("texts#+15551234567#h1", 3, NOW + 3600) for _ in range(5)] == \
+        [True, True, True, False, False]
+    assert store.get("texts#+15551234567#h1").version == 3
+    assert store.count("texts#+15551234567#h2", 3, NOW + 3600)  # another window
+    clock.now = NOW + 3601
+    assert store.count("texts#+15551234567#h1", 3, NOW + 7200)
+    assert store.get("texts#+15551234567#h1").version == 1
+    assert not store.count("never", 0, NOW + 60)
+
+
+def test_another_connection_to_the_same_store_sees_the_same_entries(store, store_url, clock):
+    store.add("shared", {"step": 4}, NOW + 60)
+    other = open_store(store_url, clock)
+    try:
+        assert other.get("shared").data == {"step": 4}
+        assert other.swap("shared", 1, {"step": 5}, NOW + 60)
+        assert store.get("shared").data == {"step": 5}
+    finally:
+        other.close()
+
+
+def test_eight_threads_swapping_from_one_version_make_exactly_one_winner(store):
+    store.add("race", {"winner": None}, NOW + 60)
+    start, results = threading.Barrier(8), []
+
+    def swap(n):
+        start.wait()
+        results.append((n, store.swap("race", 1, {"winner": n}, NOW + 60)))
+
+    threads = [threading.Thread(target=swap, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    winners = [n for n, won in results if won]
+    assert len(results) == 8 and len(winners) == 1
+    assert store.get("race").data == {"winner": winners[0]}
+
+
+def test_eight_threads_counting_to_five_count_exactly_five(store):
+    start, results = threading.Barrier(8), []
+
+    def count():
+        start.wait()
+        results.append(store.count("limit", 5, NOW + 60))
+
+    threads = [threading.Thread(target=count) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [False] * 3 + [True] * 5
+    assert store.get("limit").version == 5
+
+
+def test_a_store_that_cant_be_reached_says_so(tmp_path, unreachable_dynamodb_url, clock):
+    (tmp_path / "a-directory.db").mkdir()
+    for url in (f"sqlite:///{tmp_path}/a-directory.db", unreachable_dynamodb_url):
+        store = open_store(url, clock)
+        with pytest.raises(StoreUnavailable):
+            store.get("k")
+        with pytest.raises(StoreUnavailable):
+            store.add("k", {}, NOW + 60)
+
+
+@pytest.mark.parametrize("url", ["postgres://x", "sqlite://", "sqlite:///", "dynamodb://",
+                                 "dynamodb://t?colour=red"])
+def test_a_store_url_it_cant_read_is_refused(url):
+    with pytest.raises(ValueError, match="STORE_URL"):
+        open_store(url)
