@@ -159,7 +159,7 @@ def repeat(work: str, game: str, players: int, count: int, times: int) -> dict:
     """A bench's work, made ready, then done ``times`` times. The VM's speed swings too much to
     compare small changes by the clock; instructions don't: ``PYTHONHASHSEED=0 valgrind
     --tool=callgrind python -m app repeat WORK`` with ``--times 1`` less the same with
-    ``--times 0`` is what the work costs (README, Figures).
+    ``--times 0`` is what the work costs (docs/benchmarks.md).
 
     ``links``: the bench's first ``count`` finished games (the same seeds), each link opened
     and its next link made. ``chances``: the chance to win (300 playouts) from the middle of
@@ -191,9 +191,7 @@ def repeat(work: str, game: str, players: int, count: int, times: int) -> dict:
 def api_bench(finished: list[Game], keys: Keys) -> dict:
     """Server time per API call (Flask in process, no network), median over the games given:
     reading a finished game, and, halfway through each game, rolling and finishing a turn."""
-    from app.web import create_app
-
-    client = create_app({"KEYS": keys, "PUBLIC_URL": "https://bench.test"}).test_client()
+    client = _bench_app(keys).test_client()
     timings = {"read_finished": [], "roll": [], "finish_turn": []}
 
     def timed(name, call):
@@ -202,14 +200,26 @@ def api_bench(finished: list[Game], keys: Keys) -> dict:
         timings[name].append(time.process_time() - t0)
         assert response.status_code == 200, response.json
 
-    for played in finished:
-        token = played.token()
-        timed("read_finished", lambda: client.get(f"/api/games/{token}"))
+    for played in finished:  # the turn before the end is read (else the middle is older)
         middle, seat, turn = _a_turn(played)
         url = f"/api/games/{middle}"
         timed("roll", lambda: client.post(f"{url}/moves", json={"seat": seat, "steps": ["roll"]}))
         timed("finish_turn", lambda: client.post(f"{url}/turn", json={"seat": seat, "steps": turn}))
+        token = played.token()
+        timed("read_finished", lambda: client.get(f"/api/games/{token}"))
     return {name: round(statistics.median(t) * 1000, 2) for name, t in timings.items()}
+
+
+def _bench_app(keys: Keys, store_url: str | None = None):
+    """The app for a bench: a store of its own (a new SQLite file unless ``store_url``), so
+    runs never meet an earlier run's links."""
+    import tempfile
+
+    from app.web import create_app
+
+    if store_url is None:
+        store_url = f"sqlite:///{tempfile.mkdtemp(prefix='boardpass-bench-')}/store.db"
+    return create_app({"KEYS": keys, "PUBLIC_URL": "https://bench.test", "STORE_URL": store_url})
 
 
 def _a_turn(played: Game) -> tuple[str, int, list]:
@@ -242,12 +252,10 @@ def bot_turn_bench(games: int = BOT_TURN_GAMES) -> dict:
     them before making the next link): a 6-player Ludo table of one person and five medium bots,
     timed at the middle of each game (Flask in process, no network; CPU time), median over
     ``games`` games. The person plays like a medium bot too."""
-    from app.web import create_app
-
     keys = Keys.for_tests(SIM_KEYS_LABEL)
     options = ludo_options(6)
     seats = [link.Seat("Ana", 0)] + [link.Seat(f"Bot {i + 1}", i, bot=2) for i in range(1, 6)]
-    client = create_app({"KEYS": keys, "PUBLIC_URL": "https://bench.test"}).test_client()
+    client = _bench_app(keys).test_client()
     timings, bot_steps = [], []
     for number in range(games):
         seed = simulation_seed("bench/bots", number)
@@ -586,6 +594,11 @@ def main(argv: list[str] | None = None) -> int:
     table = store_commands.add_parser("create-table", help="create the DynamoDB table a store URL "
                                       "names, with TTL on its ttl attribute (safe to run again)")
     table.add_argument("--url", help="dynamodb://TABLE?region=REGION (default: STORE_URL)")
+    sbench = store_commands.add_parser("bench", help="the store's calls and time per turn, "
+                                       "through the API")
+    sbench.add_argument("--url", help="a store URL (default: a new SQLite file)")
+    sbench.add_argument("--games", type=int, default=20)
+    sbench.add_argument("--turns", type=int, default=10)
     args = parser.parse_args(argv)
 
     try:
@@ -604,6 +617,10 @@ def main(argv: list[str] | None = None) -> int:
             return _i18n(args.action)
         elif args.command == "build-native":
             return _build_native()
+        elif args.command == "store" and args.action == "bench":
+            from app.store_bench import store_bench
+
+            print(_lines(store_bench(args.url, args.games, args.turns)))
         elif args.command == "store":
             return _create_table(args.url or os.environ.get("STORE_URL"))
         elif args.command == "analysis-bench":

@@ -3,7 +3,7 @@ it matches its source.
 
 ``python -m app build-native`` compiles ``MODULES`` (plain Python with type annotations) into
 C extensions beside their sources, which makes the handler's replay and the analysis' playouts
-faster (README, Figures), and records each source's SHA-256 in ``app/engine/native.json``.
+faster (docs/benchmarks.md), and records each source's SHA-256 in ``app/engine/native.json``.
 Python imports an extension in preference to a source of the same name, so an edited source
 would otherwise be shadowed by an older build: ``use_current`` (run when ``app`` is imported)
 sends the imports of any module whose source no longer matches the record to the source, with

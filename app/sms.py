@@ -39,7 +39,7 @@ from urllib.parse import quote, urlsplit
 from app.engine.text import N_, Text
 from app.i18n import translate
 
-__all__ = ["Delivery", "back_message", "deliver", "gsm7_length", "normalize_phone",
+__all__ = ["Delivery", "deliver", "gsm7_length", "normalize_phone",
            "played_for_you_message", "results_message", "segments", "sms_href", "textable",
            "turn_message"]
 
@@ -211,22 +211,6 @@ def played_for_you_message(name: str, url: str, lang: str = "en", away: bool = F
                     link=link)
     else:
         text = Text("Your turn in Boardpass was played for you: %(link)s", link=link)
-    return translate(text, lang)
-
-
-def back_message(name: str, next_name: str, url: str, lang: str = "en") -> str:
-    """The text that gives the player to move the game's newest link after a player came back
-    (the link they hold no longer has it). Cleaned and GSM-7 like ``turn_message``.
-
-    >>> back_message("Ana", "Ben", "https://b.example/g/x")
-    'Ana is back in Boardpass. Ben, play on with this link: https://b.example/g/x'
-    """
-    link = _clean_url(url)
-    who = _clean_text(name, NAME_CHARS) or translate(N_("A player"), lang)
-    to = _clean_text(next_name, NAME_CHARS)
-    text = Text("%(who)s is back in Boardpass. %(to)s, play on with this link: %(link)s",
-                who=who, to=to, link=link) if to else \
-        Text("%(who)s is back in Boardpass. Play on with this link: %(link)s", who=who, link=link)
     return translate(text, lang)
 
 

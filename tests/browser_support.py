@@ -46,6 +46,7 @@ class LiveServer:
     """The app served from a thread on 127.0.0.1 (port chosen by the OS)."""
 
     def __init__(self, app):
+        self.app = app  # tests may set its CLOCK
         self.server = make_server("127.0.0.1", 0, app, threaded=True,
                                   request_handler=_QuietHandler)
         self.url = f"http://127.0.0.1:{self.server.server_port}"

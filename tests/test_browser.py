@@ -77,6 +77,17 @@ def server(tmp_path_factory):
             yield live
 
 
+@pytest.fixture(autouse=True)
+def fresh_store(server, tmp_path):
+    """Each test its own store: tests replay the same seeds, and a game the store has seen move
+    on would be an older link to the next test."""
+    app = server.app
+    old = app.extensions.pop("boardpass.store", None)
+    if old:
+        old.close()
+    app.config["STORE_URL"] = f"sqlite:///{tmp_path}/store.db"
+
+
 @pytest.fixture(scope="module")
 def browser():
     with sync_playwright() as playwright:
@@ -401,7 +412,7 @@ def test_replay_on_arrival_animates_the_turn_and_skip_ends_it(server, phone):
 
 # -- 6. an older link after a newer one ------------------------------------------------------
 
-def test_older_link_points_to_the_newest_one_seen(server, phone):
+def test_an_older_link_is_read_only_on_every_phone_and_points_to_the_newest_seen(server, phone):
     game = new_game(find_seed(enter_then_move))
     old = game.token()
     play_first_turn(game)
@@ -415,9 +426,10 @@ def test_older_link_points_to_the_newest_one_seen(server, phone):
     page.goto(server.game_url(old))
     notice = page.locator("#newer")
     expect(notice).to_be_visible()
-    expect(notice).to_contain_text("older link")
+    expect(notice).to_contain_text("This turn was already played: the game has moved on.")
     expect(notice.locator("a")).to_have_attribute("href", f"/g/{new}")
-    expect(page.locator("#roll")).to_be_visible()  # the old link still shows its position
+    expect(page.locator("#board .piece").first).to_be_visible()  # the game as it was
+    expect(page.locator("#roll")).to_be_hidden()  # and nothing to play
     expect(page.locator("#feed li", has_text="rolled")).to_have_count(0)  # and no replay
     shot(page, "6-older-link")
 
@@ -427,9 +439,16 @@ def test_older_link_points_to_the_newest_one_seen(server, phone):
     expect(page.locator("#newer")).to_be_hidden()
     shot(page, "6-newest-link")
 
-    # Another phone never saw the newer link: the old one is just a game to play.
-    fresh = open_game(phone(), server.game_url(old))
-    expect(fresh.locator("#newer")).to_be_hidden()
+    # Another phone, which never saw the newer link, can't fork the game from the old one: the
+    # server knows it has moved on.
+    fresh = phone()
+    fresh.goto(server.game_url(old))
+    expect(fresh.locator("#newer")).to_contain_text("the game has moved on")
+    expect(fresh.locator("#newer a")).to_have_count(0)  # it never saw the newest link
+    expect(fresh.locator("#roll")).to_be_hidden()
+    status, refused = server.api(f"/api/games/{old}/moves", {"seat": game.header.host,
+                                                             "steps": ["roll"]})
+    assert status == 409 and refused["error"]["code"] == "MovedOn"
 
 
 # -- a game on one device ----------------------------------------------------------------------
@@ -1517,13 +1536,20 @@ def test_a_turn_past_its_deadline_is_played_for_the_absent_player(server, phone,
     page.goto(server.game_url(waiting))
     expect(page.locator("#roll")).to_be_visible()
     who = game.header.seats[game.match.turn].name
+    # The hour starts when the link reaches its player (now), whatever the link says.
     expect(page.locator("#timeleft")).to_have_text(re.compile(
-        rf"^{who} has (30|29) min for this turn$"))
+        rf"^{who} has (1 h|59 min) for this turn$"))
     expect(page.locator("#absent")).to_be_hidden()
+    game = new_game(4)  # another game (this one's link is the newest of the first)
+    who = game.header.seats[game.match.turn].name
     late = link_with(game, deadline=60, since=now - 61)
     page = phone()
-    page.goto(server.game_url(late))
-    expect(page.locator("#absent")).to_be_visible()
+    server.app.config["CLOCK"] = lambda: time.time() - 61 * 60  # it reached them 61 min ago
+    try:
+        page.goto(server.game_url(late))
+        expect(page.locator("#absent")).to_be_visible()
+    finally:
+        del server.app.config["CLOCK"]
     expect(page.locator("#timeleft")).to_contain_text(f"{who}'s time for this turn is up")
     with page.expect_response(lambda r: r.url.endswith("/absent")) as answer:
         page.locator("#absent").click()
@@ -1575,14 +1601,14 @@ def test_a_player_away_after_two_missed_turns_says_i_m_back(server, phone, sms):
         page.get_by_role("button", name=f"I'm {who}: I'm back").click()
     back = answer.value.json()
     assert answer.value.status == 200, back
-    sms.append(back["message"]["text"])
-    page.locator("#sendbox").wait_for(state="visible")
     expect(page.locator("#away")).to_be_hidden()
-    expect(page.locator("#roll")).to_be_hidden()
     expect(page.locator("#status")).to_have_text(f"{who} is back and plays their own turns again.")
-    assert page.locator("#nextlink").input_value() == back["url"]
-    returned = Game.from_token(back["token"], KEYS)
-    assert returned.header.back == ((len(game.match.steps), absent),) and not returned.away()
+    # No new link to send: the one in play, wherever it is opened, has them back.
+    expect(page.locator("#roll")).to_be_visible()
+    expect(page.locator("#sendbox")).to_be_hidden()
+    assert back["token"] == token_of(page.url)
+    status, read = server.api(f"/api/games/{back['token']}")
+    assert status == 200 and not read["seats"][absent]["away"]
     shot(page, "away-i-m-back")
 
 

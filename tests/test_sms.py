@@ -348,8 +348,7 @@ def test_no_name_leaves_a_link_or_a_number_in_any_text(name):
     texts = [sms.turn_message(name, name, URL), sms.turn_message(None, name, URL),
              sms.results_message(name, name, URL, "Ludo"),
              sms.played_for_you_message(name, URL),
-             sms.played_for_you_message(name, URL, away=True),
-             sms.back_message(name, name, URL)]
+             sms.played_for_you_message(name, URL, away=True)]
     for text in texts:
         head = text[:-len(URL)]
         assert sms.gsm7_length(text) is not None, text
@@ -374,7 +373,6 @@ def test_every_text_cuts_names(name):
     assert sms.results_message(name, name, URL, "Ludo").startswith(
         f"{next_name(name)} won our game")
     assert sms.played_for_you_message(name, URL).startswith(f"{next_name(name)}, your turn")
-    assert sms.back_message(name, name, URL).startswith(f"{next_name(name)} is back")
     assert len(next_name(name)) <= sms.NAME_CHARS
 
 

@@ -470,8 +470,7 @@ def read(token):
             played, token = switched, switched.token()
     elif standing is not None and current and standing.opened is None and not played.over:
         try:  # the link reached its player (unless this is the browser that made it)
-            if ledger().reached(standing, now(), device()):
-                standing = ledger().again(standing)
+            standing = ledger().reached(standing, now(), device()) or standing
         except StoreUnavailable:
             pass
     body = _with_link(game_view(played, token, recorder, since, i18n.page_lang()), token)

@@ -82,6 +82,13 @@ const TEXT = {
   sent: (to) => _("Sent. %(to)s is next.", { to }),
   isNext: (to) => _("%(to)s is next.", { to }),
   older: () => _("This is an older link for this game: you have already seen a newer one."),
+  // An older link (the server knows the game has moved on): it shows the game, read-only.
+  movedOn: (who) => _("This turn was already played: the game has moved on. It is %(who)s's "
+    + "turn now, with the newest link.", { who }),
+  movedOnYou: (who) => _("This turn was already played: the game has moved on. %(who)s, if it "
+    + "is your turn again, open the newest link you were sent.", { who }),
+  movedOnOver: () => _("This turn was already played: the game has moved on, and it is over. "
+    + "The newest link shows how it ended."),
   newest: () => _("Open the newest link"),
   noAnswer: () => _("The server didn't answer."),
   httpError: (status) => _("Error %(status)s", { status }),
@@ -102,6 +109,8 @@ const TEXT = {
   minutes: (min) => _("%(min)s min", { min }),
   timeUp: (who) => _("%(who)s's time for this turn is up: whoever has this link can have it "
     + "played for them.", { who }),
+  timeStarts: (who) => _("%(who)s's time for this turn starts when the link reaches them.",
+    { who }),
   playingFor: (who) => _("Playing %(who)s's turn…", { who }),
   playedFor: (who) => _("%(who)s's turn was played for them", { who }),
   // Players away (two turns missed in a row) and, in Ludo, disqualified.
@@ -128,6 +137,7 @@ let turnLines = [];     // feed lines for this turn's steps (captures, the goal)
 let turnLabels = [];    // this turn's moves in words, by step index (for the feed once it is sent)
 let finalView = null;   // a finished game's last link, once there is one (Ludo's rematch)
 let turnSent = false;   // this page's turn is sent: the page is done
+let movedOn = null;     // the server says the game has moved on from this link: read-only
 let hostHere = !!params.get("host");  // the page is the host's (a finished game's rematch)
 
 // How fast the replay shows bots' moves (people's always go at the normal pace): a share of the
@@ -305,6 +315,7 @@ function render() {
   const v = view;
   board.place(v.pieces, seatsColors(v));
   board.clearMoves();
+  if (movedOn) { renderMovedOn(v); return; }
   // The dice of this turn: while they are played, and once the turn is done.
   showDice(v.phase === "move" || steps.length ? v.last_roll : [], v.pool);
   const mover = nameOf(v, base.turn);
@@ -352,6 +363,29 @@ function render() {
       }
     }
   }
+}
+
+// An older link: the game as it was, nothing to play; the newest link went to whoever is to move.
+function renderMovedOn(v) {
+  for (const id of ["roll", "undo", "send", "choices", "deadline"]) $(id).hidden = true;
+  showDice([], []);
+  showResults(v);
+  pills(base, base.steps);
+  showAway();
+  const note = $("newer");
+  note.replaceChildren();
+  const meantFor = nameOf(v, v.turn);
+  note.append(movedOn.over ? TEXT.movedOnOver()
+    : movedOn.turn === v.turn ? TEXT.movedOnYou(meantFor) : TEXT.movedOn(nameOf(v, movedOn.turn)));
+  const seen = JSON.parse(localStorage.getItem(`boardpass:game:${v.seed}`) || "null");
+  if (seen && seen.url && newer(seen, { steps: v.steps, seats: v.seats.length })) {
+    const a = document.createElement("a");
+    a.href = new URL(seen.url).pathname;
+    a.textContent = TEXT.newest();
+    note.append(" ", a);
+  }
+  note.hidden = false;
+  say(note.firstChild.textContent);
 }
 
 function pick(moves) {
@@ -446,9 +480,15 @@ function outcomeLines(v, seat, to, kills, mine = null) {
 function showDeadline() {
   const box = $("deadline");
   const d = base && base.deadline;
-  box.hidden = !d || d.due_at === null || turnSent || steps.length > 0 || base.phase === "over";
+  box.hidden = !d || (d.due_at === null && !d.waiting) || turnSent || steps.length > 0 ||
+    base.phase === "over";
   if (box.hidden) return;
   const who = nameOf(base, base.turn);
+  if (d.waiting) {  // the link hasn't reached its player: no clock runs yet
+    $("absent").hidden = true;
+    $("timeleft").textContent = TEXT.timeStarts(who);
+    return;
+  }
   const left = d.due_at * 1000 - Date.now();
   $("absent").hidden = left > 0;
   if (left > 0) {
@@ -484,20 +524,16 @@ function showAway() {
   box.hidden = !box.childElementCount;
 }
 
-// The player is back: a new link records it. It goes to whoever is to move (their link is now
-// older), or, when that is the player who came back, this page goes on with it.
+// The player is back: the server remembers it, and the game's newest link, wherever it is
+// opened, gives them their turns again (this page's link too, when it is the newest).
 async function comeBack(seat) {
   if (busy) return;
   busy = true;
   try {
     const next = await call(`${app.dataset.api}/back`, { seat });
-    if (next.turn === seat) {
-      remember(next);
-      location.assign(new URL(next.url).pathname);
-      return;
-    }
-    movedOn(next, ["away", "deadline", "roll", "undo", "send"]);
-    showSend(next);
+    base.seats = next.seats;
+    if (!next.moved_on && !steps.length) view = next;
+    render();
     say(TEXT.backSaid(nameOf(next, seat)));
   } catch (error) {
     say(error.message, true);
@@ -514,7 +550,7 @@ async function playForAbsent() {
   say(TEXT.playingFor(who));
   try {
     const next = await call(`${app.dataset.api}/absent`, {});
-    movedOn(next, ["deadline", "roll", "undo", "send"]);
+    wentOn(next, ["deadline", "roll", "undo", "send"]);
     if (next.phase === "over") finalView = next;
     await showPlayed(next);
   } catch (error) {
@@ -527,11 +563,16 @@ async function playForAbsent() {
 
 // The game went on to a new link (a turn sent, played for someone, or a player back): keep it,
 // hide this link's turn controls (``hide``), and drop the turn's steps from the address.
-function movedOn(next, hide) {
+function wentOn(next, hide) {
   remember(next);
   turnSent = true;
   for (const id of hide) $(id).hidden = true;
-  history.replaceState(null, "", location.pathname + location.search);
+  // Back to this page's player (the others are bots): a reload opens their new link, not the
+  // one just played on (older now, read-only).
+  const solo = soloHuman(next);
+  const mine = solo !== null && next.turn === solo && next.phase !== "over";
+  history.replaceState(null, "", (mine ? new URL(next.url).pathname : location.pathname)
+    + location.search);
 }
 
 // What the server played once a turn was sent (the bots' turns, or a turn played for an absent
@@ -663,7 +704,7 @@ async function send() {
     steps = [];
     turnLines = [];
     turnLabels = [];
-    movedOn(next, ["send", "undo"]);
+    wentOn(next, ["send", "undo"]);
     if (next.phase === "over") {
       finalView = next;
       hostHere = hostHere || base.turn === next.host || isLocal(next);
@@ -976,7 +1017,8 @@ async function start() {
   view = first;
   if (params.get("local")) localStorage.setItem(`boardpass:local:${first.seed}`, "1");
   if (isLocal(first)) hostHere = true;  // one device: the host is here
-  const stale = warnIfStale(first);
+  movedOn = first.moved_on;
+  const stale = warnIfStale(first) || !!movedOn;
   if (first.message && params.get("new")) {
     showSend(first, true);
     board.place(first.pieces, seatsColors(first));
@@ -994,7 +1036,7 @@ async function start() {
   if (!stale && !steps.length && !seen) {
     await replay(first.phase === "over" ? lastTurn(first.replay) : first.replay);
   }
-  const restored = steps;  // this turn's steps from the address, checked again by the server
+  const restored = movedOn ? [] : steps;  // this turn's steps from the address, checked again
   steps = [];
   if (restored.length) await submit(restored, true);
   else render();
