@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from app.store import Entry, Store
 
-GAME_DAYS = 180  # an unfinished game's entry lives this long after its newest link was made
-OVER_DAYS = 30  # a finished game's
+ENTRY_DAYS = 365  # a game's entry lives this long after its newest link was made
+BEGIN_DAYS = 7  # a new game's, until its first link is played (creating games costs no more)
 DAY = 24 * 3600
 
 
@@ -69,11 +69,19 @@ class Standing:
         """Whether the store has this very link as the newest (not only "nothing newer")."""
         return self.entry is not None and self.data["link"] == self.link
 
-    def repeats(self, ask: str) -> bool:
-        """Whether the newest link was made from this one by this very request: a double tap or
-        a retry, answered with the same link (and nothing sent again)."""
+    def repeats(self, ask: str, device: str | None) -> bool:
+        """Whether the newest link was made from this one by this very request, from the same
+        browser: a double tap or a retry, answered with the same link (and nothing sent again).
+        From any other browser it is an older link like any other: the newest link is the next
+        player's, and a request is easy to guess."""
         return not self.current and self.data.get("from") == self.link and \
-            self.data.get("ask") == ask
+            self.data.get("ask") == ask and device is not None and \
+            self.data.get("by") == digest(device)
+
+    def made_by(self, device: str | None) -> bool:
+        """Whether the browser ``device`` made this (known) link: the API without a cookie
+        made it when nobody did."""
+        return self.known and self.data.get("by") == (digest(device) if device else None)
 
     @property
     def opened(self) -> float | None:
@@ -118,18 +126,20 @@ class Ledger:
         arrival)."""
         first = Standing("game#" + seed.hex(), token, digest(token), step, turn, None)
         data = dict(self._newest(first), by=digest(device) if device else None)
-        return self._write(first, data)
+        return self._write(first, data, BEGIN_DAYS)
 
     def advance(self, standing: Standing, ask: str, token: str, step: int, turn: int | None,
-                start: int, device: str | None) -> Standing | None:
+                start: int, device: str | None, applied=()) -> Standing | None:
         """Record ``token`` (``step`` steps, ``turn`` to move or None once over) as the game's
         newest link, made from the link ``standing`` is about by the request ``ask``; ``start``
         is where the steps the server played (bots) began, for answering a repeat. Returns the
         new link's standing, or None when another request moved the game on first (nothing was
-        written). Every write below answers the same way."""
+        written). Every write below answers the same way. "I'm back"s other than the
+        ``applied`` ones (said since the link was read) wait for the new link."""
         data = {"link": digest(token), "step": step, "turn": turn, "token": token,
                 "from": standing.link, "ask": ask, "start": start,
-                "by": digest(device) if device else None, "opened": None, "backs": []}
+                "by": digest(device) if device else None, "opened": None,
+                "backs": [seat for seat in standing.backs if seat not in applied]}
         if standing.entry and "rematch" in standing.data:  # a rematch once made stays made
             data["rematch"] = standing.data["rematch"]
         return self._write(standing, data)
@@ -174,10 +184,9 @@ class Ledger:
                 "backs": [], **({"rematch": standing.data["rematch"]}
                                 if standing.data.get("rematch") else {})}
 
-    def _write(self, standing: Standing, data: dict) -> Standing | None:
+    def _write(self, standing: Standing, data: dict, days: int = ENTRY_DAYS) -> Standing | None:
         """Write ``data`` over the entry ``standing`` read (compare-and-swap on its version):
         the standing of the link it names as newest, or None if the entry changed meanwhile."""
-        days = OVER_DAYS if data["turn"] is None else GAME_DAYS
         expires = self.store.clock() + days * DAY
         if standing.entry is None:
             version = 1 if self.store.add(standing.key, data, expires) else None

@@ -2,12 +2,15 @@
 thousand times, and the owner pays for every text.
 
 - at most one text per game step and recipient (a replayed or concurrent request sends nothing);
-- at most ``TEXTS_PER_NUMBER_HOUR`` texts an hour to one number, and ``TEXTS_PER_DAY`` a day from
-  the whole deployment;
+- at most ``TEXTS_PER_NUMBER_HOUR`` texts an hour and ``TEXTS_PER_NUMBER_DAY`` a day to one
+  number, and ``TEXTS_PER_DAY`` a day from the whole deployment (what a text costs the owner, at
+  worst, whatever anyone sends);
 - only to mobile numbers in the countries the deployment texts (``TEXT_COUNTRIES``).
 
 Whatever is refused, the player can still send the link by hand (the page's Messages app link).
-Numbers are kept in the store only as keyed digests.
+A text is counted before it is sent, so a refusal further down the list, or Twilio failing,
+still counts: the limits err on the side of texting less. Numbers are kept in the store only as
+keyed digests.
 """
 
 from __future__ import annotations
@@ -27,18 +30,20 @@ ONCE_DAYS = 30  # how long "this step's text went out" is remembered (a game's e
 @dataclass(frozen=True)
 class Limits:
     per_number_hour: int = 6
+    per_number_day: int = 20
     per_day: int = 1000
     countries: frozenset[str] = frozenset({"US", "CA", "GB", "AR"})
 
     @classmethod
     def from_config(cls, config) -> "Limits":
-        return cls(config["TEXTS_PER_NUMBER_HOUR"], config["TEXTS_PER_DAY"],
-                   frozenset(config["TEXT_COUNTRIES"]))
+        return cls(config["TEXTS_PER_NUMBER_HOUR"], config["TEXTS_PER_NUMBER_DAY"],
+                   config["TEXTS_PER_DAY"], frozenset(config["TEXT_COUNTRIES"]))
 
 
 class Outbox:
     def __init__(self, store: Store, phone_key: bytes, limits: Limits):
-        self.store, self.key, self.limits = store, phone_key, limits
+        self.store, self.limits = store, limits
+        self.key = hmac.digest(phone_key, b"boardpass/outbox/number-digest", "sha256")
 
     def send(self, seed: bytes, step: int, phone: str, body: str) -> sms.Delivery:
         """Text ``body`` to ``phone`` for step ``step`` of the game ``seed``, unless a rule
@@ -58,6 +63,10 @@ class Outbox:
                                 (hour + 2) * HOUR):
             return sms.Delivery("limited", error=N_("This number has had all the texts we send "
                                                     "it in an hour. Send the link yourself."))
+        if not self.store.count(f"texts#{who}#day{day}", self.limits.per_number_day,
+                                (day + 2) * DAY):
+            return sms.Delivery("limited", error=N_("This number has had all the texts we send "
+                                                    "it in a day. Send the link yourself."))
         if not self.store.count(f"texts#all#{day}", self.limits.per_day, (day + 2) * DAY):
             return sms.Delivery("limited", error=N_("We have sent all the texts we send in a "
                                                     "day. Send the link yourself."))
@@ -65,6 +74,5 @@ class Outbox:
 
     def _number(self, phone: str) -> str:
         """A keyed digest of the number: the store never holds the number itself."""
-        mac = hmac.new(self.key, b"boardpass/outbox/" + phone.encode(), hashlib.sha256)
-        return mac.hexdigest()[:24]
+        return hmac.new(self.key, phone.encode(), hashlib.sha256).hexdigest()[:24]
 

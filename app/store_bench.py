@@ -63,7 +63,7 @@ def store_bench(url: str | None, games: int = 20, turns: int = 10) -> dict:
         url = f"sqlite:///{tempfile.mkdtemp(prefix='boardpass-store-bench-')}/store.db"
     app = create_app({"KEYS": Keys.for_tests("store-bench"), "PUBLIC_URL": "https://bench.test",
                       "STORE_URL": url, "TEXTS_PER_NUMBER_HOUR": 10**6,
-                      "TEXTS_PER_DAY": 10**6})
+                      "TEXTS_PER_NUMBER_DAY": 10**6, "TEXTS_PER_DAY": 10**6})
     metered = Metered(open_store(url))
     app.extensions["boardpass.store"] = metered
     client = app.test_client()

@@ -90,33 +90,41 @@ def test_a_finished_turn_sent_again_and_again_texts_once(app, twilio):
     request = {"seat": view["turn"], "steps": whole_turn(ana, view)}
     first = ana.post(f"/api/games/{view['token']}/turn", json=request)
     assert first.status_code == 200 and first.json["message"]["status"] == "sent"
-    attacker = phone(app)
-    for _ in range(40):  # the replay loop: the same finished request, over and over
-        again = attacker.post(f"/api/games/{view['token']}/turn", json=request)
+    for _ in range(20):  # a double tap, a retry: the same answer, sent once
+        again = ana.post(f"/api/games/{view['token']}/turn", json=request)
         assert again.status_code == 200
         assert again.json["token"] == first.json["token"]  # the same next link
         assert again.json["message"]["status"] == "sent"  # as it was: sent once, not again
+    for attacker in (phone(app), phone(app, "mallory")):  # the replay loop, from elsewhere
+        for _ in range(20):
+            again = attacker.post(f"/api/games/{view['token']}/turn", json=request)
+            assert again.status_code == 409 and again.json["error"]["code"] == "MovedOn"
+            assert first.json["token"] not in again.data.decode()  # never the next player's link
     assert len(twilio.requests) == 1
 
 
-def test_eight_phones_finishing_the_same_turn_at_once_make_one_step_and_one_text(app, twilio):
+@pytest.mark.parametrize("same_phone", [True, False])
+def test_eight_finishing_the_same_turn_at_once_make_one_step_and_one_text(app, twilio,
+                                                                          same_phone):
     ana = phone(app, "ana-phone")
     view = new_game(ana)
     request = {"seat": view["turn"], "steps": whole_turn(ana, view)}
     start, answers = threading.Barrier(8), []
 
-    def finish():
-        browser = phone(app)
+    def finish(n):
+        browser = phone(app, "ana-phone" if same_phone else f"phone-{n}")
         start.wait()
         answers.append(browser.post(f"/api/games/{view['token']}/turn", json=request))
 
-    threads = [threading.Thread(target=finish) for _ in range(8)]
+    threads = [threading.Thread(target=finish, args=(n,)) for n in range(8)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert [a.status_code for a in answers] == [200] * 8
-    assert len({a.json["token"] for a in answers}) == 1
+    statuses = sorted(a.status_code for a in answers)
+    # Taps on one phone all get the one answer; of eight phones, one moves the game on.
+    assert statuses == ([200] * 8 if same_phone else [200] + [409] * 7)
+    assert len({a.json["token"] for a in answers if a.status_code == 200}) == 1
     assert len(twilio.requests) == 1
 
 
@@ -151,6 +159,19 @@ def test_texts_to_one_number_are_capped_each_hour(app, twilio):
     turn = ana.post(f"/api/games/{view['token']}/turn",
                     json={"seat": view["turn"], "steps": whole_turn(ana, view)}).json
     assert turn["message"]["status"] == "sent"
+
+
+def test_texts_to_one_number_are_capped_each_day(app, twilio):
+    app.config.update(TEXTS_PER_NUMBER_HOUR=10, TEXTS_PER_NUMBER_DAY=3)
+    ana = phone(app, "ana-phone")
+    statuses = []
+    for hour in range(4):  # one text an hour, four hours running
+        at(app, T0 + hour * 3600)
+        view = new_game(ana, phones=(BEN, BEN))
+        turn = ana.post(f"/api/games/{view['token']}/turn",
+                        json={"seat": view["turn"], "steps": whole_turn(ana, view)}).json
+        statuses.append(turn["message"]["status"])
+    assert statuses == ["sent", "sent", "sent", "limited"] and len(twilio.requests) == 3
 
 
 def test_the_deployment_sends_no_more_than_its_daily_texts(app, twilio):
@@ -204,6 +225,15 @@ def test_a_player_added_makes_the_link_without_them_older(app):
     dev = {"seat": made["host"], "player": {"name": "Dev", "color": "yellow"}}
     assert ana.post(f"/api/games/{made['token']}/players", json=dev).status_code == 409
     assert phone(app).get(f"/api/games/{made['token']}").json["moved_on"]
+
+
+def test_only_the_creator_switches_a_new_games_language(app):
+    ana = phone(app, "ana-phone")
+    made = new_game(ana)
+    invite = f"/api/games/{made['token']}?invite=1&lang=es"
+    assert phone(app, "ben-phone").get(invite).json["token"] == made["token"]  # not Ben
+    switched = ana.get(invite).json
+    assert switched["token"] != made["token"] and switched["lang"] == "es"
 
 
 def test_a_rematch_is_made_once(app):
@@ -277,6 +307,7 @@ def test_im_back_from_an_older_link_reaches_the_newest(app):
     back = phone(app, "absent-phone").post(f"/api/games/{older}/back", json={"seat": absent})
     assert back.status_code == 200, back.json
     assert back.json["moved_on"] and back.json["token"] == older
+    assert not back.json["seats"][absent]["away"]
     # Whoever opens the newest link sees them back, and the next link records it.
     assert not phone(app).get(f"/api/games/{newest['token']}").json["seats"][absent]["away"]
     browser = phone(app)

@@ -148,3 +148,19 @@ def test_a_store_that_cant_be_reached_says_so(tmp_path, unreachable_dynamodb_url
 def test_a_store_url_it_cant_read_is_refused(url):
     with pytest.raises(ValueError, match="STORE_URL"):
         open_store(url)
+
+
+def test_sqlite_keeps_a_few_connections_however_many_threads_come_and_go(tmp_path, clock):
+    import os
+
+    from app.store.sqlite import POOL
+
+    store = open_store(f"sqlite:///{tmp_path}/store.db", clock)
+    store.add("k", {}, NOW + 60)
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(100):  # a server that starts a thread per request
+        thread = threading.Thread(target=store.get, args=("k",))
+        thread.start()
+        thread.join()
+    assert len(os.listdir("/proc/self/fd")) - before <= POOL * 3  # a database file, WAL, shm
+    store.close()

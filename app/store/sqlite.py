@@ -1,21 +1,23 @@
 """The store in one SQLite file (WAL mode): the embedded default, nothing to install.
 
-Every operation is one statement, so it is atomic without holding a transaction open; each
-thread has its own connection (sqlite3 connections aren't shared between threads). Expired
-entries are skipped by every read and write, and deleted now and then.
+Every operation is one statement, so it is atomic without holding a transaction open. Each
+operation borrows a connection from a small pool and gives it back (a connection is used by one
+thread at a time; a server that starts a thread per request doesn't leave one open per thread).
+Expired entries are skipped by every read and write, and deleted now and then.
 """
 
 from __future__ import annotations
 
 import json
+import queue
 import sqlite3
-import threading
 from pathlib import Path
 
 from app.store import Entry, Store, StoreUnavailable
 
 BUSY_SECONDS = 2.0  # how long a write waits for another process's write before giving up
 PURGE_EVERY = 500  # writes between deletions of expired entries
+POOL = 8  # idle connections kept; more threads at once open more, closed when given back
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -31,33 +33,34 @@ class SQLiteStore(Store):
     def __init__(self, path: Path, clock=None):
         super().__init__(*(clock,) if clock else ())
         self.path = Path(path)
-        self._local = threading.local()
         self._writes = 0
-        self._all: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
+        self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
 
-    def _db(self) -> sqlite3.Connection:
-        db = getattr(self._local, "db", None)
-        if db is None:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None,
-                                     check_same_thread=False)
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=NORMAL")
-                db.execute(_SCHEMA)
-            except (OSError, sqlite3.Error) as error:
-                raise StoreUnavailable(f"SQLite store at {self.path}: {error}") from None
-            self._local.db = db
-            with self._lock:
-                self._all.append(db)
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None,
+                             check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(_SCHEMA)
         return db
 
-    def _run(self, sql: str, args) -> sqlite3.Cursor:
+    def _run(self, sql: str, args) -> tuple:
+        """Run one statement: (the rows it returned, how many rows it changed)."""
         try:
-            return self._db().execute(sql, args)
-        except sqlite3.Error as error:  # locked past BUSY_SECONDS, disk full, file gone...
+            try:
+                db = self._idle.get_nowait()
+            except queue.Empty:
+                db = self._connect()
+            cursor = db.execute(sql, args)
+            result = cursor.fetchall(), cursor.rowcount
+        except (OSError, sqlite3.Error) as error:  # locked past BUSY_SECONDS, disk full...
             raise StoreUnavailable(f"SQLite store at {self.path}: {error}") from None
+        if self._idle.qsize() < POOL:
+            self._idle.put(db)
+        else:
+            db.close()
+        return result
 
     def _now(self) -> int:
         return int(self.clock())
@@ -68,31 +71,31 @@ class SQLiteStore(Store):
             self._run("DELETE FROM entries WHERE expires <= ?", (self._now(),))
 
     def get(self, key: str) -> Entry | None:
-        row = self._run("SELECT data, version FROM entries WHERE key = ? AND expires > ?",
-                        (key, self._now())).fetchone()
-        return Entry(json.loads(row[0]), row[1]) if row else None
+        rows, _ = self._run("SELECT data, version FROM entries WHERE key = ? AND expires > ?",
+                            (key, self._now()))
+        return Entry(json.loads(rows[0][0]), rows[0][1]) if rows else None
 
     def add(self, key: str, data: dict, expires: float) -> bool:
-        cursor = self._run(
+        _, changed = self._run(
             "INSERT INTO entries (key, version, data, expires) VALUES (?, 1, ?, ?) "
             "ON CONFLICT (key) DO UPDATE SET version = 1, data = excluded.data, "
             "expires = excluded.expires WHERE entries.expires <= ?",
             (key, json.dumps(data), int(expires), self._now()))
         self._wrote()
-        return cursor.rowcount == 1
+        return changed == 1
 
     def swap(self, key: str, version: int, data: dict, expires: float) -> bool:
-        cursor = self._run(
+        _, changed = self._run(
             "UPDATE entries SET version = version + 1, data = ?, expires = ? "
             "WHERE key = ? AND version = ? AND expires > ?",
             (json.dumps(data), int(expires), key, version, self._now()))
         self._wrote()
-        return cursor.rowcount == 1
+        return changed == 1
 
     def count(self, key: str, limit: int, expires: float) -> bool:
         if limit < 1:
             return False
-        cursor = self._run(
+        _, changed = self._run(
             "INSERT INTO entries (key, version, data, expires) VALUES (:key, 1, '{}', :expires) "
             "ON CONFLICT (key) DO UPDATE SET "
             "version = CASE WHEN entries.expires <= :now THEN 1 ELSE entries.version + 1 END, "
@@ -100,11 +103,11 @@ class SQLiteStore(Store):
             "WHERE entries.version < :limit OR entries.expires <= :now",
             {"key": key, "expires": int(expires), "now": self._now(), "limit": limit})
         self._wrote()
-        return cursor.rowcount == 1
+        return changed == 1
 
     def close(self) -> None:
-        with self._lock:
-            for db in self._all:
-                db.close()
-            self._all.clear()
-        self._local = threading.local()
+        while True:
+            try:
+                self._idle.get_nowait().close()
+            except queue.Empty:
+                return

@@ -28,6 +28,7 @@ def create_app(config: dict | None = None) -> Flask:
         PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
         STORE_URL=os.environ.get("STORE_URL", ""),
         TEXTS_PER_NUMBER_HOUR=int(os.environ.get("TEXTS_PER_NUMBER_HOUR") or 6),
+        TEXTS_PER_NUMBER_DAY=int(os.environ.get("TEXTS_PER_NUMBER_DAY") or 20),
         TEXTS_PER_DAY=int(os.environ.get("TEXTS_PER_DAY") or 1000),
         TEXT_COUNTRIES=[c.strip().upper() for c in
                         (os.environ.get("TEXT_COUNTRIES") or "US,CA,GB,AR").split(",")

@@ -460,7 +460,7 @@ def read(token):
     # The creator's first text: no human has played yet (bots to move first may have).
     invite = request.args.get("invite") and not humans_played(played) and current
     if invite and request.args.get("lang") in set(LANGUAGES) - {played.header.lang} and \
-            standing is not None:
+            standing is not None and standing.made_by(device()):
         # The creator switched the page's language before sending the first link: the table
         # speaks it, so the link they send says so.
         switched = with_lang(played, request.args["lang"])
@@ -474,7 +474,10 @@ def read(token):
         except StoreUnavailable:
             pass
     body = _with_link(game_view(played, token, recorder, since, i18n.page_lang()), token)
-    _deadline(body, played, standing)
+    if standing is not None and current:  # else when the time started is unknown: not shown
+        _deadline(body, played, standing)
+    elif body["deadline"]:
+        body["deadline"].update(due_at=None, waiting=False)
     body["moved_on"] = None if current else _moved_on(standing)
     if invite:
         body["message"] = _send(played, None, body["url"], deliver=False)
@@ -559,8 +562,9 @@ def moves(token):
     ``turn_steps`` are the steps to send next time (claim tickets swapped for receipts); at a
     claim point ``claim`` holds the ticket that claims the re-roll, good for a few seconds.
     """
-    played, _, done = _play(token, _json())
+    played, standing, done = _play(token, _json())
     view = _with_link(game_view(played, token, lang=i18n.page_lang()), token)  # still this link
+    _deadline(view, played, standing)
     view["turn_over"] = done
     view["turn_steps"] = played.turn_steps
     if played.match.phase == CLAIM:
@@ -659,8 +663,7 @@ def absent(token):
     if absent_phone and current_app.config.get("PUBLIC_URL") and not played.header.seats[seat].out:
         text = sms.played_for_you_message(name, url, played.header.lang,
                                           away=seat in played.away())
-        texted = outbox().send(played.header.seed, len(played.match.steps), absent_phone,
-                               text).status
+        texted = _outbox_send(played, absent_phone, text).status
     _deadline(body, played, arrived)
     body["absent"] = _absent_view(played, seat, texted)
     return jsonify(body)
@@ -701,6 +704,7 @@ def come_back(token):
         played = _with_backs(played, ledger().again(standing))
     body = _with_link(game_view(played, token, lang=i18n.page_lang()), token)
     body["moved_on"] = None if standing.current else _moved_on(standing)
+    body["seats"][seat]["away"] = False  # on an older link too: the newest has them back
     body["back"] = {"seat": seat, "name": played.header.seats[seat].name}
     return jsonify(body)
 
@@ -881,7 +885,7 @@ def _current(played: Game, token: str, ask: str | None = None) -> Standing:
     """The link's standing; an older link is refused (409), unless ``ask`` repeats the request
     that moved the game on from it (the caller answers that with the same link)."""
     standing = _standing(played, token)
-    if not standing.current and not (ask and standing.repeats(ask)):
+    if not standing.current and not (ask and standing.repeats(ask, device())):
         raise MovedOn(message("moved_on"))
     return standing
 
@@ -895,15 +899,21 @@ def _with_backs(played: Game, standing: Standing) -> Game:
 
 
 def _advance(standing: Standing, ask: str, played: Game, token: str, start: int):
-    """Record ``token`` as the game's newest link. None when done; when another request did
-    the same first (a double tap), its standing, to answer like it; else 409."""
-    if ledger().advance(standing, ask, token, len(played.match.steps), _turn(played), start,
-                        device()):
-        return None
-    fresh = ledger().again(standing)
-    if fresh.repeats(ask):
-        return fresh
-    raise MovedOn(message("moved_on"))
+    """Record ``token`` as the game's newest link. None when done; when this browser's same
+    request did it first (a double tap), its standing, to answer like it; else 409. The
+    entry may have changed under us without the game moving on (the link reached its player,
+    someone said "I'm back"): then try again."""
+    applied = standing.backs  # _with_backs gave the game these
+    for _attempt in range(3):
+        if ledger().advance(standing, ask, token, len(played.match.steps), _turn(played), start,
+                            device(), applied):
+            return None
+        standing = ledger().again(standing)
+        if standing.repeats(ask, device()):
+            return standing
+        if not standing.known:
+            raise MovedOn(message("moved_on"))
+    raise MovedOn(message("try_again"))
 
 
 def _repeat(standing: Standing, mover: str | None, invite: bool = False) -> dict:
@@ -928,8 +938,11 @@ def _arrived(played: Game, token: str, sent: dict) -> Standing | None:
     """When we texted the new link to its player, it reached them now: their time starts."""
     if sent.get("status") != "sent":
         return None
-    standing = _standing(played, token)
-    return ledger().reached(standing, now(), texted=True) or standing
+    try:
+        standing = _standing(played, token)
+        return ledger().reached(standing, now(), texted=True) or standing
+    except StoreUnavailable:  # the turn is played already: the clock starts when it is opened
+        return None
 
 
 def _deadline(body: dict, played: Game, standing: Standing | None) -> None:
@@ -1002,8 +1015,8 @@ def _send(played: Game, mover: str | None, url: str, deliver: bool = True) -> di
 def _text_to(played: Game, to: Seat, text: str, deliver: bool) -> dict:
     """Text ``to`` (when ``deliver`` and their number is known: through the outbox, once for
     this step of the game), or say how to send it."""
-    delivery = outbox().send(played.header.seed, len(played.match.steps), to.phone, text) \
-        if deliver and to.phone else sms.Delivery("not-sent")
+    delivery = _outbox_send(played, to.phone, text) if deliver and to.phone \
+        else sms.Delivery("not-sent")
     return {
         "to": to.name,
         "text": text,
@@ -1011,6 +1024,16 @@ def _text_to(played: Game, to: Seat, text: str, deliver: bool) -> dict:
         "error": i18n.say(delivery.error) if delivery.error else None,
         "sms_href": sms.sms_href(to.phone, text),
     }
+
+
+def _outbox_send(played: Game, phone: str, text: str) -> sms.Delivery:
+    """Text through the outbox, for this step of the game. The game has moved on already when
+    this runs: a store that fails now costs the text (sent by hand), not the turn."""
+    try:
+        return outbox().send(played.header.seed, len(played.match.steps), phone, text)
+    except StoreUnavailable:
+        return sms.Delivery("failed", error=N_("Text messages are not working right now. Send "
+                                               "the link yourself."))
 
 
 def _with_link(view: dict, token: str) -> dict:
