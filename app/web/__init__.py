@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, request
 
 from app.keys import Keys
 
@@ -51,9 +51,22 @@ def create_app(config: dict | None = None) -> Flask:
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")  # links are game keys
+        if carries_a_link(request.path) and "Cache-Control" not in response.headers:
+            response.headers["Cache-Control"] = "no-store"  # a link is a key: no cache keeps it
+        if request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
         return response
 
     return app
+
+
+HSTS_SECONDS = 365 * 24 * 3600
+
+
+def carries_a_link(path: str) -> bool:
+    """Whether an answer to ``path`` holds a game's link: its page, the API's answers about a
+    game, a new game (its address, or the redirect to it)."""
+    return path.startswith(("/g/", "/api/games", "/new"))
 
 
 def _languages(app: Flask) -> None:

@@ -6,7 +6,6 @@ except by returning a new link.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from dataclasses import replace
@@ -21,10 +20,11 @@ from app.engine.core import CLAIM
 from app.engine.games import NAMES as GAMES, TITLES, rules_for
 from app.engine.text import N_, Text
 from app.link import LANGUAGES, Seat
+from app.names import clean as clean_name
 from app.store import StoreUnavailable
 from app.engine.ludo import ludo_options
 from app.play import Game, TurnError
-from app.web import ROOT
+from app.web import ROOT, bounded_json
 from app.web.bookkeeping import device, ledger, outbox
 from app.web.layout import board_layout
 from app.web.views import Recorder, game_view, load, move_view, play_bots
@@ -116,6 +116,8 @@ MESSAGES = {
     "not_arrived": N_("%(name)s hasn't opened this link yet: their time starts when it reaches "
                       "them."),
     "try_again": N_("Someone else changed this game at the same moment: try again."),
+    "own_seat": N_("Only %(name)s changes their own name and number (the host can change "
+                   "anyone's on the game's first turn)."),
     "bot_easy_n": N_("Bot %(n)s (easy)"),
     "bot_medium_n": N_("Bot %(n)s (medium)"),
     "bot_hard_n": N_("Bot %(n)s (hard)"),
@@ -166,6 +168,12 @@ class TableFull(ValueError):
     status = 409
 
 
+class NotYours(ValueError):
+    """A change to another player's name or number."""
+
+    status = 403
+
+
 class MovedOn(ValueError):
     """A request from an older link: the game has moved on, and that link is read-only."""
 
@@ -194,7 +202,10 @@ def game_url(token: str) -> str:
 def _json() -> dict:
     if not request.is_json:
         raise NotJson(message("not_json"))
-    data = request.get_json(silent=True)
+    try:
+        data = bounded_json.loads(request.get_data(cache=True))
+    except ValueError:
+        data = None
     if not isinstance(data, dict):
         raise BadRequest(message("not_object"))
     i18n.ask_lang(data.get("lang"))  # the answer's language (checked where it sets the table's)
@@ -410,7 +421,7 @@ def parse_player(player, names: tuple[str, ...], number: int, lang: str = "en") 
     name = player.get("name") or ""
     if not isinstance(name, str):
         raise BadRequest(message("name_text"))
-    name = name.strip() or (bot_name(bot, lang) if bot else default_name(number, lang))
+    name = clean_name(name) or (bot_name(bot, lang) if bot else default_name(number, lang))
     color = player.get("color")
     if color not in names:  # the API's names for colors: not translated
         raise BadRequest(message("choose_color", colors=", ".join(names)))
@@ -517,7 +528,7 @@ def chances(token):
         if "step" in request.args:
             raise BadRequest(message("step_or_steps"))
         try:
-            steps = json.loads(steps) if len(steps) <= MAX_STEPS_ARG else None
+            steps = bounded_json.loads(steps) if len(steps) <= MAX_STEPS_ARG else None
         except ValueError:
             steps = None
         if not isinstance(steps, list) or len(steps) > 200:
@@ -587,7 +598,9 @@ def finish(token):
     played = with_lang(played, parse_lang(data.get("lang"), played.header.lang))
     known = {s.phone for s in played.header.seats}
     if "seats" in data:
-        played = played.with_seats(_seat_changes(played, data["seats"]))
+        seats = played.header.seats
+        first = not any(not seats[s].bot for _, s, _ in played.match.history[:standing.step])
+        played = played.with_seats(_seat_changes(played, data["seats"], data["seat"], first))
     start = len(played.match.steps)
     recorder = play_bots(played)
     played = played.stamped(now())
@@ -963,12 +976,15 @@ def _moved_on(standing: Standing) -> dict:
             "over": standing.data["turn"] is None}
 
 
-def _seat_changes(played: Game, changes) -> list[Seat]:
-    """Names and phone numbers edited on the page go out with the next link."""
+def _seat_changes(played: Game, changes, mover: int, first_turn: bool) -> list[Seat]:
+    """Names and phone numbers edited on the page go out with the next link. The player to
+    move changes only their own (else they could redirect someone's texts); the host, on the
+    game's first turn, anyone's (the table is being set up)."""
     if not isinstance(changes, list) or len(changes) != len(played.header.seats):
         raise BadRequest(message("seats"))
+    anyone = first_turn and mover == played.header.host
     seats = []
-    for seat, change in zip(played.header.seats, changes):
+    for i, (seat, change) in enumerate(zip(played.header.seats, changes)):
         if not isinstance(change, dict):
             raise BadRequest(message("seat_change"))
         name, phone = change.get("name", seat.name), seat.phone
@@ -978,7 +994,9 @@ def _seat_changes(played: Game, changes) -> list[Seat]:
                 raise BadRequest(message("bot_phone"))
         if not isinstance(name, str) or not isinstance(phone, (str, type(None))):
             raise BadRequest(message("seat_text"))
-        name = name.strip() or seat.name
+        name = clean_name(name) or seat.name
+        if (name, phone) != (seat.name, seat.phone) and i != mover and not anyone:
+            raise NotYours(message("own_seat", name=seat.name))
         try:
             if phone and phone != seat.phone:
                 phone = sms.normalize_phone(phone, PHONE_REGION[played.header.lang],

@@ -18,8 +18,8 @@ from app.link import LANGUAGES, LinkError
 from app.play import ClaimMissed, Game, TurnError
 from app.web import ROOT
 from app.store import StoreUnavailable
-from app.web.api import (STATUS, BadRequest, MovedOn, NotHost, NotJson, TableFull, TooEarly,
-                         WrongSeat, begin, bot_name, default_name, ludo_options, message,
+from app.web.api import (STATUS, BadRequest, MovedOn, NotHost, NotJson, NotYours, TableFull,
+                         TooEarly, WrongSeat, begin, bot_name, default_name, ludo_options, message,
                          new_game as create_game, parse_deadline, parse_host, parse_lang,
                          parse_players, parse_settings)
 
@@ -53,12 +53,14 @@ def languages():
 
 
 def _switch_url(lang: str) -> str:
-    """This page in ``lang``: the same address and query with ``?lang=`` (a form's answer, a
-    POST, switches on the home page)."""
-    if request.method != "GET":
+    """This page in ``lang``: the same page and query with ``?lang=`` (a form's answer, a
+    POST, and an address that is no page switch on the home page). Built from the route, never
+    from the raw path: ``/\\evil.example`` must not become a link off the site."""
+    if request.method != "GET" or request.url_rule is None:
         return url_for("pages.home", lang=lang)
     args = [(key, value) for key, value in request.args.items(multi=True) if key != "lang"]
-    return request.path + "?" + urlencode(args + [("lang", lang)])
+    path = url_for(request.endpoint, **(request.view_args or {}))
+    return path + "?" + urlencode(args + [("lang", lang)])
 
 
 @bp.after_app_request
@@ -271,6 +273,7 @@ def link_error(error):
 @bp.app_errorhandler(TableFull)
 @bp.app_errorhandler(TooEarly)
 @bp.app_errorhandler(MovedOn)
+@bp.app_errorhandler(NotYours)
 def request_error(error):
     return _error(N_("That request can't be answered"), error.args[0], error.status,
                   type(error).__name__)
@@ -308,7 +311,9 @@ HTTP_ERRORS = {
 @bp.app_errorhandler(414)
 def http_error(error):
     title, text = HTTP_ERRORS[error.code]
-    return _error(title, text, error.code, error.name.replace(" ", ""))
+    body, status = _error(title, text, error.code, error.name.replace(" ", ""))
+    allow = [value for name, value in error.get_headers() if name == "Allow"]  # 405 says what
+    return body, status, {"Allow": allow[0]} if allow else {}
 
 
 RETRY_SECONDS = 30

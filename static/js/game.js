@@ -725,6 +725,7 @@ function goOn(next) {
   useLink(next);
   base = next;
   view = next;
+  lockSeats(next);
   steps = [];
   turnLines = [];
   turnLabels = [];
@@ -732,6 +733,15 @@ function goOn(next) {
   turnSent = false;
   $("sendbox").hidden = true;
   render();
+}
+
+// Only the player to move edits their own name and number under "Players" (the host, on the
+// game's first turn, anyone's): the server refuses the rest, so the page doesn't offer it.
+function lockSeats(v) {
+  const first = v.replay && v.replay.start === 0 && v.replay.events.every((e) => isBot(v, e.seat));
+  for (const fields of document.querySelectorAll("#seats fieldset")) {
+    fields.disabled = +fields.dataset.seat !== v.turn && !(first && v.turn === v.host);
+  }
 }
 
 // Names and numbers edited under "Players": a blank number keeps the current one.
@@ -1015,6 +1025,7 @@ async function start() {
   if (first.token !== app.dataset.token) useLink(first);
   base = first;
   view = first;
+  lockSeats(first);
   if (params.get("local")) localStorage.setItem(`boardpass:local:${first.seed}`, "1");
   if (isLocal(first)) hostHere = true;  // one device: the host is here
   movedOn = first.moved_on;

@@ -1,0 +1,150 @@
+"""Hostile input and the headers that keep links private: deep JSON, methods, an address made
+to lead off the site, caches, names that show nothing, and other players' names and numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from app import link
+from app.keys import Keys
+from app.play import Game
+
+KEYS = Keys.for_tests("hardening")
+PLAYERS = [{"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]
+DEEP = "[" * 1000 + "]" * 1000
+
+
+def create(client, players=PLAYERS, **extra) -> dict:
+    response = client.post("/api/games", json={"game": "parcheesi", "players": players, **extra})
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def whole_turn(client, view) -> list:
+    steps = []
+    while True:
+        steps.append("roll" if view["phase"] == "roll" else
+                     {k: view["legal"][0][k] for k in ("from", "to", "values")})
+        after = client.post(f"/api/games/{view['token']}/moves",
+                            json={"seat": view["turn"], "steps": steps}).json
+        if after["turn_over"]:
+            return steps
+        view = dict(after, token=view["token"])
+
+
+# -- no 500 on any input --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["", "/moves", "/turn", "/absent", "/back", "/players",
+                                  "/rematch"])
+def test_deeply_nested_json_is_a_400_everywhere(client, path):
+    token = create(client)["token"]
+    url = "/api/games" + (f"/{token}{path}" if path else "")
+    for body in (DEEP, '{"seat": 0, "steps": ' + DEEP + "}"):
+        response = client.post(url, data=body, content_type="application/json")
+        assert response.status_code == 400, (path, response.data[:200])
+        assert response.json["error"]["code"] == "BadRequest"
+
+
+def test_deeply_nested_steps_in_a_query_are_a_400(client):
+    token = create(client)["token"]
+    response = client.get(f"/api/games/{token}/chances", query_string={"steps": "[" * 900})
+    assert response.status_code == 400
+
+
+def test_a_method_not_allowed_says_which_are(client):
+    response = client.get("/api/games")
+    assert response.status_code == 405
+    assert set(response.headers["Allow"].split(", ")) == {"OPTIONS", "POST"}
+    page = client.delete("/")
+    assert page.status_code == 405 and "GET" in page.headers["Allow"]
+
+
+# -- headers, caching, redirects ------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/%5Cevil.example", "/%5C%5Cevil.example/x",
+                                  "/%2F%2Fevil.example", "/g/%5Cevil.example"])
+def test_the_language_switch_never_leads_off_the_site(client, path):
+    page = client.get(path).data.decode()
+    hrefs = [part.split('"', 1)[0] for part in page.split('href="')[1:]]
+    switch = [h for h in hrefs if "lang=" in h]
+    assert switch and all(h.startswith("/") and not h.startswith(("//", "/\\")) and
+                          "\\" not in h for h in switch), switch
+
+
+def test_answers_that_carry_a_link_are_never_stored_and_https_asks_for_https(client):
+    view = create(client)
+    token = view["token"]
+    for response in (client.get(f"/g/{token}"), client.get(f"/api/games/{token}"),
+                     client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS}),
+                     client.post("/new", data={"game": "parcheesi", "play0": "1",
+                                               "color0": "yellow", "play2": "1",
+                                               "color2": "red"})):
+        assert response.headers["Cache-Control"] == "no-store"
+        assert "Strict-Transport-Security" not in response.headers  # plain http: no HSTS
+    assert "no-store" not in client.get("/rules/parcheesi").headers.get("Cache-Control", "")
+    secure = client.get(f"/g/{token}", base_url="https://play.test")
+    assert secure.headers["Strict-Transport-Security"] == "max-age=31536000"
+
+
+# -- names players type --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("typed,shown", [
+    ("\u200bAna\u2060", "Ana"), ("\ufeffBen\u00ad", "Ben"), ("Cl\u200beo", "Cleo"),
+    ("Dev\U000e0041\U000e0042", "Dev"), ("\u3164", "Player 1"), ("\u2800\u2800", "Player 1"),
+    ("\u200b\u200b\u200b", "Player 1"), ("\u0301", "Player 1"), ("Ana\u2003 B", "Ana B"),
+])
+def test_a_name_shows_something(client, typed, shown):
+    view = create(client, [{"name": typed, "color": "yellow"}, {"name": "Zed", "color": "red"}])
+    assert view["seats"][0]["name"] == shown
+
+
+def test_the_player_to_move_changes_only_their_own_name_and_number(client):
+    from dataclasses import replace
+
+    game = Game.new("parcheesi", [link.Seat("Ana", 0, phone="+14155550100"),
+                                  link.Seat("Ben", 2, phone="+14155550199")], KEYS)
+    while not any(not game.header.seats[s].bot for _, s, _ in game.match.history):
+        game.step(0)  # past the first turn: a human has played
+    mover = game.match.turn
+    while game.match.turn == mover:
+        game.step(0)
+    game = Game(replace(game.header, host=0), game.match, KEYS)
+    token = game.token()
+    view = client.get(f"/api/games/{token}").json
+    me, other = view["turn"], 1 - view["turn"]
+    steps = whole_turn(client, view)
+    names = [s["name"] for s in view["seats"]]
+    theirs = [dict(name=n) for n in names]
+    theirs[other] = {"name": "Mallory", "phone": "+14155550123"}
+    refused = client.post(f"/api/games/{token}/turn",
+                          json={"seat": me, "steps": steps, "seats": theirs})
+    assert refused.status_code == 403 and refused.json["error"]["code"] == "NotYours"
+    mine = [dict(name=n) for n in names]
+    mine[me] = {"name": "Me Again", "phone": "+14155550177"}
+    done = client.post(f"/api/games/{token}/turn", json={"seat": me, "steps": steps,
+                                                         "seats": mine})
+    assert done.status_code == 200, done.json
+    assert done.json["seats"][me]["name"] == "Me Again"
+    assert Game.from_token(done.json["token"], KEYS).header.seats[other].phone == \
+        game.header.seats[other].phone
+
+
+def test_the_host_sets_the_table_on_the_games_first_turn(client):
+    view = create(client)
+    host = view["host"]
+    if view["turn"] != host:  # the first turn is the other player's: they can't rename the host
+        steps = whole_turn(client, view)
+        seats = [{"name": s["name"]} for s in view["seats"]]
+        seats[host] = {"name": "Renamed"}
+        refused = client.post(f"/api/games/{view['token']}/turn",
+                              json={"seat": view["turn"], "steps": steps, "seats": seats})
+        assert refused.status_code == 403
+        view = client.post(f"/api/games/{view['token']}/turn",
+                           json={"seat": view["turn"], "steps": steps}).json
+        return
+    steps = whole_turn(client, view)
+    seats = [{"name": s["name"]} for s in view["seats"]]
+    seats[1 - host] = {"name": "Bea", "phone": "+14155550123"}
+    done = client.post(f"/api/games/{view['token']}/turn",
+                       json={"seat": host, "steps": steps, "seats": seats})
+    assert done.status_code == 200 and done.json["seats"][1 - host]["name"] == "Bea"
