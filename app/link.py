@@ -7,7 +7,7 @@ last one is always a letter, so phones' link detectors never cut the token short
 Payload (varint = unsigned LEB128)::
 
     u8      format_version                  (1, or 2 for a table with extras)
-    varint  rules_version
+    varint  rules_version                   (the rule set's; it decides the dice too)
     u8      game index                      (GAMES)
     varint  options
     format 2 only: varint extras flags      (never 0: a plain table is written as format 1)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from app import claims, link
 from app.engine.core import CLAIM, MOVE, OVER, ROLL, IllegalMove, Match
-from app.engine.dice import Dice, commitment, game_secret
+from app.engine.dice import TableDice, commitment, game_secret
 from app.engine.games import default_colors, rules_for
 from app.engine.text import N_
 from app.keys import Keys
@@ -353,13 +353,15 @@ class Game:
 
 
 def new_match(header: Header, secret: bytes) -> Match:
-    """The match a header starts, its dice drawn from the game's dice ``secret``."""
+    """The match a header starts, its dice drawn from the game's dice ``secret``: one stream
+    for the table, or one per seat from the rules version that gives each seat its own."""
     try:
         rules = rules_for(header.game, header.options)
     except (KeyError, ValueError):
         raise link.UnknownVersion(N_("This link is for a game this version of Boardpass "
                                      "can't play yet.")) from None
-    if header.rules_version != rules.rules_version:
+    version, since = header.rules_version, rules.seat_dice_since
+    if not 1 <= version <= rules.rules_version:
         raise link.UnknownVersion(
             N_("This link was made for another version of the rules and can't be replayed."))
     try:
@@ -369,7 +371,9 @@ def new_match(header: Header, secret: bytes) -> Match:
         out = tuple(s.out for s in header.seats)
         if any(out) and not hasattr(rules, "disqualify"):
             raise ValueError("this game disqualifies nobody")
-        return Match(rules, tuple(s.color for s in header.seats), Dice(secret).die, joined, out)
+        colors = tuple(s.color for s in header.seats)
+        dice = TableDice(secret, colors, per_seat=since is not None and version >= since)
+        return Match(rules, colors, dice, joined, out)
     except ValueError:  # seats the rules refuse (count, colors): signed, but not a game
         raise link.MalformedLink() from None
 

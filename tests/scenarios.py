@@ -30,3 +30,13 @@ def for_rules(default):
     return (lambda text, rules=default: moves(text, rules),
             lambda text, move, rules=default: play(text, move, rules),
             lambda text, die, rules=default: roll(text, die, rules))
+
+
+class Scripted:
+    """Dice for a ``Match`` from a list, whoever rolls them (``TableDice``'s ``roll``)."""
+
+    def __init__(self, values):
+        self.values = iter(values)
+
+    def roll(self, seat: int, count: int) -> tuple[int, ...]:
+        return tuple(next(self.values) for _ in range(count))

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from app.engine import dice as dice_module
-from app.engine.dice import Dice, commitment, game_secret
+from app.engine.dice import Dice, TableDice, commitment, game_secret, seat_secret
 
 KEY = b"k" * 32
 SEED = bytes(8)
@@ -45,6 +45,27 @@ def test_pinned_values():
     """Changing the algorithm would change every game in flight: this catches it."""
     dice = Dice.from_key(KEY, SEED)
     assert [dice.die(i) for i in range(10)] == [3, 6, 5, 3, 4, 4, 4, 4, 1, 5]
+
+
+def test_pinned_seat_streams():
+    """Each seat's stream (Red Arse and Ludo from rules version 2), keyed by its color: changing
+    it would change every such game in flight."""
+    secret = b"k" * 32
+    assert [Dice(seat_secret(secret, 0)).die(i) for i in range(10)] == \
+        [4, 6, 6, 5, 1, 6, 1, 1, 4, 4]
+    assert [Dice(seat_secret(secret, 5)).die(i) for i in range(10)] == \
+        [6, 3, 5, 1, 2, 5, 5, 2, 5, 6]
+
+
+def test_a_table_rolls_one_stream_in_turn_or_a_stream_per_seat():
+    secret = game_secret(KEY, SEED)
+    one = TableDice(secret, (0, 2, 3), per_seat=False)
+    assert [one.roll(seat, 2) for seat in (2, 0, 1)] == \
+        [tuple(Dice(secret).die(i) for i in range(k, k + 2)) for k in (0, 2, 4)]
+    each = TableDice(secret, (0, 2, 3), per_seat=True)
+    assert [each.roll(seat, 1) for seat in (2, 0, 2, 1)] == [
+        (Dice(seat_secret(secret, 3)).die(0),), (Dice(seat_secret(secret, 0)).die(0),),
+        (Dice(seat_secret(secret, 3)).die(1),), (Dice(seat_secret(secret, 2)).die(0),)]
 
 
 def test_any_die_can_be_computed_alone_in_any_order():

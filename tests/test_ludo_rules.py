@@ -30,6 +30,12 @@ def test_notation_round_trips(text, rules):
     assert rules.format(rules.parse(text)) == text
 
 
+@pytest.mark.parametrize("seats", ["r:n,n,n,n/g:n,n,n,n/b:n,n,n,n", "r:n,n,n,n/r:n,n,n,n"])
+def test_notation_refuses_seats_a_game_cannot_have(seats):
+    with pytest.raises(ValueError, match="direction pieces move|different colors"):
+        FOUR.parse(f"ludo {seats} r roll")
+
+
 def test_a_6_brings_a_piece_out_onto_its_exit():
     assert moves("ludo r:n,n,n,n/b:n,n,n,n r 6") == ["r out 6"]
     assert play("ludo r:n,n,n,n/b:n,n,n,n r 6", "r out 6") == "ludo r:1,n,n,n/b:n,n,n,n r roll"
@@ -146,8 +152,7 @@ def test_the_six_arm_board_has_78_squares_and_six_exits():
 
 
 def test_everyone_rolls_for_first_and_ties_roll_again():
-    dice = iter([4, 6, 6, 1, 5, 3])
-    match = Match(FOUR, (0, 1, 2, 3), lambda i: next(dice))
+    match = Match(FOUR, (0, 1, 2, 3), scenarios.Scripted([4, 6, 6, 1, 5, 3]))
     assert match.turn == 1 and match.start_rounds[-1] == {1: 5, 2: 3}
     assert match.phase == ROLL
 
@@ -177,10 +182,10 @@ def test_the_last_player_left_wins_above_the_disqualified_the_first_of_them_last
 
 
 def test_a_disqualification_in_the_log_replays_at_its_step():
-    from app.engine.dice import Dice
+    from app.engine.dice import TableDice
 
     def match(out):
-        return Match(FOUR, (0, 1, 2), Dice(bytes(32)).die, out=out)
+        return Match(FOUR, (0, 1, 2), TableDice(bytes(32), (0, 1, 2), per_seat=True), out=out)
 
     live = match(())
     for _ in range(5):

@@ -240,6 +240,14 @@ def test_turns_go_around_the_board_in_the_direction_the_pawns_move():
         R.initial((0, 2, 1), 0)
 
 
+@pytest.mark.parametrize("seats", ["y:n,n,n,n/r:n,n,n,n/b:n,n,n,n", "y:n,n,n,n/y:n,n,n,n",
+                                   "y:n,n,n,n"])
+def test_notation_refuses_seats_a_game_cannot_have(seats):
+    # Turn order goes around the board (y b r g), as ``initial`` has it; colors differ.
+    with pytest.raises(ValueError, match="direction the pawns move|different colors"):
+        R.parse(f"parcheesi {seats} y roll")
+
+
 def test_first_to_get_all_four_pawns_home_wins():
     after = play("parcheesi y:h7,H,H,H/r:n,n,n,n y 1,3", "y h7-H 1")
     assert after == "parcheesi y:H,H,H,H/r:n,n,n,n y won"
@@ -247,9 +255,9 @@ def test_first_to_get_all_four_pawns_home_wins():
 
 def test_who_goes_first_everyone_rolls_and_ties_roll_again():
     dice = iter([6, 6, 5, 6, 6, 6, 3, 4, 4, 4, 6, 5])  # 12, 11, 12, 7: y and r roll again
-    seat, used, rounds = first_player([0, 1, 2, 3], 2, lambda i: next(dice))
+    seat, rounds = first_player([0, 1, 2, 3], 2, lambda seat, count: (next(dice), next(dice)))
     assert rounds == [{0: 12, 1: 11, 2: 12, 3: 7}, {0: 8, 2: 11}]
-    assert seat == 2 and used == 12
+    assert seat == 2 and next(dice, None) is None
 
 
 def test_a_capture_is_compulsory_when_its_bonus_can_then_be_played():

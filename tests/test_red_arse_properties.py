@@ -11,7 +11,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.core import CLAIM, OVER, ROLL
+import pytest
+
+from app.engine.core import CLAIM, MOVE, OVER, ROLL
+from app.engine.games import rules_for
+from app.engine.red_arse import table_of
 from app.engine.red_arse_settings import RULE_KEYS, options_for
 from app.keys import Keys
 from app.play import Game, demo_seats, replay
@@ -98,8 +102,26 @@ def test_a_link_replays_to_the_same_position_and_the_same_moves(table, seed, cho
 @settings(max_examples=200, deadline=None)
 @given(tables(), st.binary(min_size=8, max_size=8), st.integers(0, 2**32 - 1),
        st.integers(0, 400))
-def test_notation_round_trips_every_reached_position(table, seed, choice_seed, cut):
+def test_notation_round_trips_every_reached_position_and_its_table(table, seed, choice_seed,
+                                                                    cut):
     game = play_random(new_game(table, seed), choice_seed, limit=cut)
     text = game.position()
     assert game.rules.format(game.rules.parse(text)) == text
     assert game.rules.parse(text) == game.state
+    assert table_of(text) == table[0]
+    other = rules_for("red-arse", table[0] ^ 2 << choice_seed % len(RULE_KEYS))  # one rule flipped
+    with pytest.raises(ValueError, match="another table"):
+        other.parse(text)
+
+
+def distinct_move_texts(game: Game) -> None:
+    if game.match.phase == MOVE:
+        texts = [game.rules.describe(game.state, m) for m in game.match.legal_moves()]
+        assert len(set(texts)) == len(texts), texts
+
+
+@whole_games
+@given(tables(), st.binary(min_size=8, max_size=8), st.integers(0, 2**32 - 1))
+def test_a_position_and_a_move_text_name_exactly_one_move(table, seed, choice_seed):
+    """Hops say so (``r hop 15-29 1``); walks, raids, the center and the base by their places."""
+    play_random(new_game(table, seed), choice_seed, each=distinct_move_texts)

@@ -13,6 +13,7 @@ import scenarios
 
 from app.engine.core import CLAIM, MOVE, OVER, ROLL, Match
 from app.engine.games import rules_for
+from app.engine.red_arse import table_of
 from app.engine.red_arse_settings import options_for
 
 FOUR = rules_for("red-arse")
@@ -43,6 +44,24 @@ def test_notation_refuses_two_marbles_in_one_hole_and_the_other_board():
         FOUR.parse("red-arse r:5,5,n,n/b:n,n,n,n r 1")
     with pytest.raises(ValueError):
         FOUR.parse("red-arse6 r:n,n,n,n/b:n,n,n,n r 1")
+
+
+@pytest.mark.parametrize("text", ["red-arse r:n,n,n,n/b:n,n,n,n r 1 off:raids",
+                                  "red-arse6 r:n,n,n,n/b:n,n,n,n r 1 off:raids,claim"])
+def test_a_position_names_its_table_and_only_that_table_reads_it(text):
+    rules = rules_for("red-arse", table_of(text))
+    assert rules.format(rules.parse(text)) == text
+    with pytest.raises(ValueError, match="another table"):
+        FOUR.parse(text)
+
+
+@pytest.mark.parametrize("text", ["red-arse r:n,n,n,n/b:n,n,n,n r 1 of:raids",
+                                  "red-arse r:n,n,n,n/b:n,n,n,n r 1 off:rades",
+                                  "red-arse r:n,n,n,n/b:n,n,n,n r 1 off:raids off:claim",
+                                  "red-arse r:n,n,n,n/g:n,n,n,n/b:n,n,n,n r 1"])
+def test_notation_refuses_unknown_fields_and_rules_and_seats_out_of_order(text):
+    with pytest.raises(ValueError):
+        table(4, ["raids"]).parse(text)
 
 
 # -- getting out ----------------------------------------------------------------------------------
@@ -202,9 +221,9 @@ def test_a_missed_claim_passes_the_turn():
 
 def test_a_marble_on_an_inside_corner_hops_one_corner_per_pip():
     # Red on blue's corner (15): 1 corner to green's (29), 2 to yellow's (43), 3 to its own (1).
-    assert "r 15-29 1" in moves("red-arse r:15,n,n,n/b:n,n,n,n r 1")
-    assert "r 15-43 2" in moves("red-arse r:15,n,n,n/b:n,n,n,n r 2")
-    assert "r 15-1 3" in moves("red-arse r:15,n,n,n/b:n,n,n,n r 3")
+    assert "r hop 15-29 1" in moves("red-arse r:15,n,n,n/b:n,n,n,n r 1")
+    assert "r hop 15-43 2" in moves("red-arse r:15,n,n,n/b:n,n,n,n r 2")
+    assert "r hop 15-1 3" in moves("red-arse r:15,n,n,n/b:n,n,n,n r 3")
 
 
 def test_hops_never_go_past_your_own_inside_corner():
@@ -214,12 +233,12 @@ def test_hops_never_go_past_your_own_inside_corner():
 
 
 def test_hops_pass_any_marble_on_the_corners_between_but_never_land_on_your_own():
-    assert "r 15-43 2" in moves("red-arse r:15,29,n,n/b:n,n,n,n r 2")
-    assert "r 15-29 1" not in moves("red-arse r:15,29,n,n/b:n,n,n,n r 1")
+    assert "r hop 15-43 2" in moves("red-arse r:15,29,n,n/b:n,n,n,n r 2")
+    assert "r hop 15-29 1" not in moves("red-arse r:15,29,n,n/b:n,n,n,n r 1")
 
 
 def test_a_hop_onto_an_opponent_kills_it():
-    assert play("red-arse r:15,n,n,n/b:29,n,n,n r 1", "r 15-29 1") == \
+    assert play("red-arse r:15,n,n,n/b:29,n,n,n r 1", "r hop 15-29 1") == \
         "red-arse r:29,n,n,n/b:n,n,n,n r claim"
 
 
@@ -228,18 +247,18 @@ def test_a_marble_that_reaches_a_corner_may_hop_on_its_re_roll():
     FOUR.play(state, next(m for m in FOUR.legal_moves(state) if m.dst == 14))
     FOUR.claim(state, True)
     FOUR.roll(state, (2,))
-    assert "r 15-43 2" in [FOUR.describe(state, m) for m in FOUR.legal_moves(state)]
+    assert "r hop 15-43 2" in [FOUR.describe(state, m) for m in FOUR.legal_moves(state)]
 
 
 def test_the_backward_hop_of_4_corners_is_only_on_the_6_player_board():
     # Red on orange's corner (71) on the 6-player board: 4 corners back is blue's (15).
-    assert "r 71-15 -4" in moves("red-arse6 r:71,n,n,n/b:n,n,n,n r 4", SIX)
+    assert "r hop 71-15 -4" in moves("red-arse6 r:71,n,n,n/b:n,n,n,n r 4", SIX)
     assert not [m for m in moves("red-arse r:43,n,n,n/b:n,n,n,n r 4") if m.endswith("-43 -4")]
 
 
 def test_a_backward_hop_behind_your_start_parks_outside_home():
     # Red on green's corner (29) on the 6-player board: 4 corners back passes its start.
-    assert "r 29-8 -4" in moves("red-arse6 r:29,n,n,n/b:n,n,n,n r 4", SIX)
+    assert "r hop 29-8 -4" in moves("red-arse6 r:29,n,n,n/b:n,n,n,n r 4", SIX)
 
 
 # -- the center ---------------------------------------------------------------------------------------
@@ -264,7 +283,7 @@ def test_the_center_is_left_on_a_1_or_a_6_to_any_inside_corner(die):
 
 def test_leaving_the_center_never_lands_on_your_own_and_kills_opponents():
     assert moves("red-arse r:c,15,n,n/b:n,n,n,n r 1") == \
-        ["r c-1 1", "r c-29 1", "r c-43 1", "r 15-16 1", "r 15-29 1", "r n-10 1"]
+        ["r c-1 1", "r c-29 1", "r c-43 1", "r 15-16 1", "r hop 15-29 1", "r n-10 1"]
     assert play("red-arse r:c,n,n,n/b:29,n,n,n r 1", "r c-29 1") == \
         "red-arse r:29,n,n,n/b:n,n,n,n r claim"
 
@@ -396,15 +415,13 @@ def test_without_the_claim_a_re_roll_is_rolled_for_you():
 # -- who goes first, and the runner ---------------------------------------------------------------
 
 def test_everyone_rolls_the_highest_starts_and_ties_roll_again():
-    dice = iter([5, 6, 6, 2, 1, 3, 4, 6, 1, 1])
-    match = Match(SIX, (0, 1, 2, 3, 4, 5), lambda i: next(dice))
+    match = Match(SIX, (0, 1, 2, 3, 4, 5), scenarios.Scripted([5, 6, 6, 2, 1, 3, 4, 6, 1, 1]))
     assert match.turn == 2  # 6 and 6 tied; the roll-off: 4 against 6
     assert match.start_rounds == [{0: 5, 1: 6, 2: 6, 3: 2, 4: 1, 5: 3}, {1: 4, 2: 6}]
 
 
 def test_a_claim_point_is_a_logged_step():
-    dice = iter([6, 1] + [6] * 10)
-    match = Match(FOUR, (0, 2), lambda i: next(dice))
+    match = Match(FOUR, (0, 2), scenarios.Scripted([6, 1] + [6] * 10))
     match.roll()  # red's 6: out of base, and a re-roll to claim
     match.play(0)
     assert match.phase == CLAIM
@@ -417,8 +434,8 @@ def test_a_claim_point_is_a_logged_step():
 
 def test_six_player_hops_reach_up_to_five_corners_never_past_your_own():
     # Red on blue's star (15): 5 corners is red's own star (1); purple's star (57) is 3.
-    assert "r 15-1 5" in moves("red-arse6 r:15,n,n,n/b:n,n,n,n r 5", SIX)
-    assert "r 15-57 3" in moves("red-arse6 r:15,n,n,n/b:n,n,n,n r 3", SIX)
+    assert "r hop 15-1 5" in moves("red-arse6 r:15,n,n,n/b:n,n,n,n r 5", SIX)
+    assert "r hop 15-57 3" in moves("red-arse6 r:15,n,n,n/b:n,n,n,n r 3", SIX)
     # From green's star (29) 5 corners would pass red's own star (1) and reach blue's (15).
     assert moves("red-arse6 r:29,n,n,n/b:n,n,n,n r 5", SIX) == ["r 29-34 5"]
 

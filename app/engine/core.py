@@ -37,6 +37,8 @@ class Rules(Protocol):
 
     name: str
     dice_count: int
+    rules_version: int  # new games get it; links of every version from 1 up still replay
+    seat_dice_since: int | None  # the first version whose seats each roll their own dice
 
     def initial(self, colors: tuple[int, ...], first: int): ...
     def roll(self, state, dice: tuple[int, ...]) -> None: ...
@@ -67,50 +69,48 @@ class Reader(Protocol):
     def take(self, radix: int) -> int: ...
 
 
-def first_player(seats: list[int], dice_count: int, die: Callable[[int], int]):
-    """Everyone at the table (``seats``) rolls; the highest total starts; tied leaders roll
-    again.
+def first_player(seats: list[int], dice_count: int,
+                 roll: Callable[[int, int], tuple[int, ...]]):
+    """Everyone at the table (``seats``) rolls, in seat order (``roll(seat, dice_count)``);
+    the highest total starts; tied leaders roll again.
 
-    Returns ``(seat, dice_used, rounds)`` where ``rounds`` lists each round's ``{seat: total}``.
+    Returns ``(seat, rounds)`` where ``rounds`` lists each round's ``{seat: total}``.
 
     >>> seq = iter([6, 2, 6, 5, 6])
-    >>> first_player([0, 1, 2], 1, lambda i: next(seq))
-    (2, 5, [{0: 6, 1: 2, 2: 6}, {0: 5, 2: 6}])
+    >>> first_player([0, 1, 2], 1, lambda seat, count: (next(seq),))
+    (2, [{0: 6, 1: 2, 2: 6}, {0: 5, 2: 6}])
     """
-    index = 0
     contenders = list(seats)
     rounds = []
     while True:
-        totals = {}
-        for seat in contenders:
-            totals[seat] = sum(die(index + k) for k in range(dice_count))
-            index += dice_count
+        totals = {seat: sum(roll(seat, dice_count)) for seat in contenders}
         rounds.append(totals)
         best = max(totals.values())
         contenders = [seat for seat in contenders if totals[seat] == best]
         if len(contenders) == 1:
-            return contenders[0], index, rounds
+            return contenders[0], rounds
 
 
 class Match:
-    """A game being played or replayed: rules, position, dice stream and the steps taken.
+    """A game being played or replayed: rules, position, dice and the steps taken.
 
-    ``die(i)`` gives the i-th die of this game (``app.engine.dice.Dice.die``); the match consumes
-    dice in order, so the same log always meets the same dice. ``joined`` gives, per seat, the
+    ``dice.roll(seat, count)`` gives the next dice a seat rolls (``app.engine.dice.TableDice``:
+    one stream for the table or one per seat); dice are fixed by the game's secret and taken in
+    order, so the same log always meets the same dice. ``joined`` gives, per seat, the
     step at which it joined a game in progress (0: it played from the start); only rule sets
     with a ``join`` take such seats. ``out`` gives, per seat, the step at which it was
     disqualified (0: never); only rule sets with a ``disqualify`` do that.
     """
 
-    def __init__(self, rules, colors: tuple[int, ...], die: Callable[[int], int],
+    def __init__(self, rules, colors: tuple[int, ...], dice,
                  joined: tuple[int, ...] = (), out: tuple[int, ...] = ()):
         self.rules = rules
         # Moves reach the rules from the legal list itself: no need to look for them in it.
         self._play_legal = getattr(rules, "play_legal", rules.play)
-        self.die = die
+        self.dice = dice
         joined = joined or (0,) * len(colors)
         founders = [seat for seat, step in enumerate(joined) if not step]
-        first, self.next_die, self.start_rounds = first_player(founders, rules.dice_count, die)
+        first, self.start_rounds = first_player(founders, rules.dice_count, dice.roll)
         # What happens to seats between steps: (step, seat, action), in order: joining (before
         # the disqualifications of the same step) and disqualification.
         joins = [(step, seat) for seat, step in enumerate(joined) if step]
@@ -134,6 +134,16 @@ class Match:
     def turn(self) -> int:
         return self.state.turn
 
+    # The stream the seat to move rolls from, and the number of its next die: ``die(next_die)``
+    # is the next die that seat rolls (tests pick seeds by the dice to come).
+    @property
+    def die(self) -> Callable[[int], int]:
+        return self.dice.streams[self.dice.stream(self.state.turn)].die
+
+    @property
+    def next_die(self) -> int:
+        return self.dice.used[self.dice.stream(self.state.turn)]
+
     def legal_moves(self) -> list[Move]:
         if self.state.phase != MOVE:
             return []
@@ -142,15 +152,13 @@ class Match:
         return self._moves
 
     def roll(self) -> tuple[int, ...]:
-        """Resolve the chance node: the next dice of this game's stream."""
+        """Resolve the chance node: the next dice the seat to move rolls."""
         if self.state.phase != ROLL:
             raise IllegalMove("it is not time to roll")
         return self._roll()
 
     def _roll(self) -> tuple[int, ...]:
-        count, first, die = self.rules.dice_count, self.next_die, self.die
-        dice = (die(first),) if count == 1 else (die(first), die(first + 1))
-        self.next_die += count
+        dice = self.dice.roll(self.state.turn, self.rules.dice_count)
         self.history.append(("roll", self.state.turn, dice))
         self.rules.roll(self.state, dice)
         self._moves = None

@@ -1,4 +1,4 @@
-"""Deterministic, secret dice: die = f(DICE_KEY, game seed, roll index).
+"""Deterministic, secret dice: die = f(DICE_KEY, game seed, seat, roll index).
 
 The seed travels readable in every link, so dice come from a per-game secret that only the server
 can compute (an HMAC of the seed under the dice key). Rolls are therefore the same on every replay,
@@ -6,11 +6,21 @@ reload or machine, yet knowing the seed reveals nothing about future rolls. The 
 secret can be shown from the first move; revealing the secret when the game ends lets anyone check
 that the dice were fixed in advance.
 
+A table rolls either one stream in turn (die i is the i-th die anyone rolls: Parcheesi, and the
+first rules version of Red Arse and Ludo) or one stream per seat (its k-th die, keyed by the seat's
+color: a player who joins later moves nobody's stream), so that no player's choice, such as a move
+that earns an extra roll, changes which dice anyone else gets.
+
 >>> dice = Dice.from_key(b"k" * 32, bytes(8))
 >>> [dice.die(i) for i in range(10)]
 [3, 6, 5, 3, 4, 4, 4, 4, 1, 5]
 >>> commitment(dice.secret) == commitment(game_secret(b"k" * 32, bytes(8)))
 True
+>>> table = TableDice(dice.secret, colors=(0, 2), per_seat=True)
+>>> table.roll(1, 2), table.roll(0, 1), table.roll(1, 1)
+((3, 1), (2,), (4,))
+>>> TableDice(dice.secret, colors=(0, 2), per_seat=True).roll(1, 3)  # seat 0 moved nothing
+(3, 1, 4)
 """
 
 from __future__ import annotations
@@ -26,6 +36,11 @@ _PER_BLOCK = 8  # dice per HMAC-SHA256 digest: 32 bytes, 4 for each die
 def game_secret(dice_key: bytes, seed: bytes) -> bytes:
     """The secret behind one game's dice; never put it in a link before the game ends."""
     return _digest(dice_key, b"boardpass/dice-secret/" + seed, "sha256")
+
+
+def seat_secret(secret: bytes, color: int) -> bytes:
+    """The secret behind the stream of dice the seat of ``color`` rolls in a game."""
+    return _digest(secret, b"boardpass/seat/" + bytes((color,)), "sha256")
 
 
 def commitment(secret: bytes) -> str:
@@ -72,3 +87,27 @@ class Dice:
                 if byte < _LIMIT:
                     return byte % 6 + 1
             counter += 1
+
+
+class TableDice:
+    """The dice a table rolls: one stream the seats take in turn, or (``per_seat``) a stream of
+    each seat's own, ``Dice(seat_secret(secret, color))``, which no other player's choices move.
+    ``colors`` are the seats' colors in seat order; ``roll(seat, count)`` gives the next dice
+    ``seat`` rolls; ``used[stream]`` counts the dice each stream has given."""
+
+    __slots__ = ("streams", "used", "per_seat")
+
+    def __init__(self, secret: bytes, colors: tuple[int, ...], per_seat: bool):
+        self.per_seat = per_seat
+        self.streams = [Dice(seat_secret(secret, color)) for color in colors] if per_seat \
+            else [Dice(secret)]
+        self.used = [0] * len(self.streams)
+
+    def stream(self, seat: int) -> int:
+        return seat if self.per_seat else 0
+
+    def roll(self, seat: int, count: int) -> tuple[int, ...]:
+        stream = self.stream(seat)
+        first, die = self.used[stream], self.streams[stream].die
+        self.used[stream] = first + count
+        return (die(first),) if count == 1 else tuple(die(first + k) for k in range(count))

@@ -76,7 +76,10 @@ class Ludo(OneDie):
 
     name = "ludo"
     pieces = 4
-    rules_version = 1
+    # 2: each seat rolls its own dice, so a capture or a piece home (an extra roll) moves nobody
+    # else's; links of version 1 (one stream for the table) still replay (app/engine/dice.py).
+    rules_version = 2
+    seat_dice_since = 2
 
     def __init__(self, options: int = 0):
         if options not in (0, 2, 3, 5, 6):
@@ -104,15 +107,19 @@ class Ludo(OneDie):
     def initial(self, colors: tuple[int, ...], first: int, waiting=frozenset()) -> State:
         """Everyone's pieces at home, ``first`` to roll; ``colors`` in turn order; the seats in
         ``waiting`` join later."""
+        self._check_seats(colors)
+        if first in waiting or len(colors) - len(waiting) < 2:
+            raise ValueError("a game starts with two players or more, one of them first")
+        return self._state(colors, [[HOME] * 4 for _ in colors], first, ROLL, 0, (), waiting)
+
+    def _check_seats(self, colors) -> None:
+        """Refuse seats this table can't have (``initial`` and ``parse`` alike)."""
         seats = len(self.board.entries)
         if not 2 <= len(colors) <= self.capacity or len(set(colors)) != len(colors) or \
                 not all(0 <= c < seats for c in colors):
             raise ValueError(f"this table takes 2 to {self.capacity} players of different colors")
         if list(colors) != sorted(colors, key=lambda c: (c - colors[0]) % seats):
             raise ValueError("seats go around the board in the direction pieces move")
-        if first in waiting or len(colors) - len(waiting) < 2:
-            raise ValueError("a game starts with two players or more, one of them first")
-        return self._state(colors, [[HOME] * 4 for _ in colors], first, ROLL, 0, (), waiting)
 
     @staticmethod
     def _state(colors, pos, turn, phase, die, placed, waiting=frozenset(), out=()) -> State:
@@ -284,6 +291,7 @@ class Ludo(OneDie):
                              "[waiting:..] [out:..]")
         letters = self.board.colors.lower()
         colors, pos = read_seats(fields[1], letters, self._progress, "pieces")
+        self._check_seats(colors)
         turn = colors.index(letters.index(fields[2]))
         placed, waiting, out = (), frozenset(), ()
         for extra in fields[4:]:

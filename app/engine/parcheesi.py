@@ -85,6 +85,9 @@ class Parcheesi:
     dice_count = 2
     pieces = 4
     rules_version = 1
+    # Never needed: who rolls next follows from the dice alone (doubles), never from a choice,
+    # so one stream for the table already gives nobody a way to steer anyone's dice.
+    seat_dice_since: Optional[int] = None
 
     def __init__(self, board: RaceBoard = PARCHEESI):
         self.board = board
@@ -139,12 +142,16 @@ class Parcheesi:
 
     def initial(self, colors: tuple[int, ...], first: int) -> State:
         """Everyone in the nest, ``first`` to roll. ``colors`` lists the seats in turn order."""
+        self._check_seats(colors)
+        return self._state(colors, [[NEST] * 4 for _ in colors], first, ROLL, (), 0, (), None)
+
+    def _check_seats(self, colors: Sequence[int]) -> None:
+        """Refuse seats a game can't have (``initial`` and ``parse`` alike)."""
         if not 2 <= len(colors) <= 4 or len(set(colors)) != len(colors) or \
                 not all(0 <= c < len(self.board.entries) for c in colors):
             raise ValueError("Parcheesi takes 2 to 4 players of different colors")
         if list(colors) != sorted(colors, key=lambda c: (c - colors[0]) % 4):
             raise ValueError("seats go around the board in the direction the pawns move")
-        return self._state(colors, [[NEST] * 4 for _ in colors], first, ROLL, (), 0, (), None)
 
     def _state(self, colors, pos, turn, phase, pool, doubles, pairs, winner) -> State:
         state = State()
@@ -814,6 +821,7 @@ class Parcheesi:
             raise ValueError("expected: parcheesi <seats> <to move> <dice|roll|won> [dN] [pairs:..]")
         letters = self.board.colors.lower()
         colors, pos = read_seats(fields[1], letters, self._progress, "pawns")
+        self._check_seats(colors)
         turn = colors.index(letters.index(fields[2]))
         doubles = 0
         pairs: Pairs = ()

@@ -27,13 +27,29 @@ from .boards import HOME_ENTRY, RED_ARSE_4, RED_ARSE_6, RING_SEGMENT, RingBoard
 from .core import CLAIM, MOVE, OVER, ROLL, IllegalMove, Move, OneDie
 from .notation import read_seats, write_seats
 from .text import Text
-from .red_arse_settings import RULE_KEYS, settings
+from .red_arse_settings import RULE_KEYS, options_for, settings
 
 BASE = -1
 BACK = -4  # the value of a backward 4, as moves record it
 
 # What a route needs at its landing place, besides "not your own marble".
 PLAIN, RAID = 0, 1
+
+
+def table_of(text: str) -> int:
+    """The table (the link's options) a position was written for, read from its board and its
+    ``off:`` field, so that ``rules_for("red-arse", table_of(text)).parse(text)`` reads any
+    position; ``ValueError`` for an unknown rule or field.
+
+    >>> settings(table_of("red-arse6 r:n,n,n,n/b:n,n,n,n r roll off:raids,claim"))
+    {'board': 6, 'off': ['raids', 'claim']}
+    """
+    fields = text.split()
+    off = fields[4] if len(fields) > 4 else "off:"
+    if not off.startswith("off:"):
+        raise ValueError(f"unknown field {off!r}")
+    keys = off[4:].split(",") if off != "off:" else ()
+    return options_for(6 if fields[:1] == ["red-arse6"] else 4, keys)
 
 
 class Route(NamedTuple):
@@ -77,7 +93,10 @@ class RedArse(OneDie):
 
     name = "red-arse"
     pieces = 4
-    rules_version = 1
+    # 2: each seat rolls its own dice, so a re-roll claimed, missed or earned moves nobody
+    # else's; links of version 1 (one stream for the table) still replay (app/engine/dice.py).
+    rules_version = 2
+    seat_dice_since = 2
 
     def __init__(self, options: int = 0):
         table = settings(options)
@@ -104,13 +123,17 @@ class RedArse(OneDie):
 
     def initial(self, colors: tuple[int, ...], first: int) -> State:
         """Every marble in its base, ``first`` to roll. ``colors`` lists the seats in turn order."""
+        self._check_seats(colors)
+        return self._state(colors, [[BASE] * 4 for _ in colors], first, ROLL, 0, None)
+
+    def _check_seats(self, colors) -> None:
+        """Refuse seats a game can't have (``initial`` and ``parse`` alike)."""
         seats = self.board.seats
         if not 2 <= len(colors) <= seats or len(set(colors)) != len(colors) or \
                 not all(0 <= c < seats for c in colors):
             raise ValueError(f"this board takes 2 to {seats} players of different colors")
         if list(colors) != sorted(colors, key=lambda c: (c - colors[0]) % seats):
             raise ValueError("seats go around the board clockwise")
-        return self._state(colors, [[BASE] * 4 for _ in colors], first, ROLL, 0, None)
 
     def _state(self, colors, pos, turn, phase, die, winner) -> State:
         state = State()
@@ -386,17 +409,16 @@ class RedArse(OneDie):
         return " ".join(fields)
 
     def parse(self, text: str) -> State:
-        """Read a position written by ``format`` (for this table's board and house rules)."""
+        """Read a position written by ``format`` for this table: ``ValueError`` for a malformed
+        one or one of another table (board or house rules: ``table_of`` tells which)."""
         fields = text.split()
-        if len(fields) < 4 or fields[0] not in ("red-arse", "red-arse6"):
+        if not 4 <= len(fields) <= 5 or fields[0] not in ("red-arse", "red-arse6"):
             raise ValueError("expected: red-arse[6] <seats> <to move> <die|roll|claim|won> [off:..]")
-        if (fields[0] == "red-arse6") != (self.board.seats == 6):
-            raise ValueError("this position is for the other board")
+        if table_of(text) != self.options:
+            raise ValueError("this position is for another table (board or house rules)")
         letters = self.board.colors.lower()
         colors, pos = read_seats(fields[1], letters, self._place, "marbles")
-        seats = self.board.seats
-        if colors != sorted(colors, key=lambda c: (c - colors[0]) % seats):
-            raise ValueError("seats are listed clockwise, in turn order")
+        self._check_seats(colors)
         turn = colors.index(letters.index(fields[2]))
         phase, die, winner = fields[3], 0, None
         if phase == "won":
@@ -408,13 +430,21 @@ class RedArse(OneDie):
         return self._state(colors, pos, turn, phase, die, winner)
 
     def describe(self, state: State, move: Move) -> str:
-        """A move in notation words, e.g. ``r 19-15 -4``."""
+        """A move in notation words: ``r 19-15 -4`` walks, ``r hop 15-29 1`` hops corners."""
         return self.move_text(state.colors[state.turn], move)
 
     def move_text(self, color: int, move: Move) -> str:
         letter = self.board.colors[color].lower()
         src, dst = self._place_text(color, move.src), self._place_text(color, move.dst)
-        return f"{letter} {src}-{dst} {move.values[0]}"
+        hop = "hop " if self._is_hop(color, move) else ""
+        return f"{letter} {hop}{src}-{dst} {move.values[0]}"
+
+    def _is_hop(self, color: int, move: Move) -> bool:
+        """Whether a move hops inside corners rather than walking holes (no walk from the same
+        corner with the same die ends where a hop does)."""
+        return self.board.is_inside_corner(move.src) and any(
+            route.dst == move.dst and route.values == move.values
+            for route in self._hops(color, move.src, abs(move.values[0])))
 
     def move_label(self, color: int, move: Move) -> Text:
         """A move in a player's words, for the page: "Marble on 19 back 4 to 15"."""
@@ -423,8 +453,7 @@ class RedArse(OneDie):
         if src == BASE:
             return Text("A marble out of base to %(dst)s (%(die)s)", dst=where, die=die)
         start = self._words(color, src)
-        if self.board.is_inside_corner(src) and self.board.is_inside_corner(dst):
-            # Corners are 14 holes apart: a one-die move between two is a hop.
+        if self._is_hop(color, move):
             if die == BACK:
                 return Text("Marble on %(src)s hops 4 corners back to %(dst)s", src=start,
                             dst=where)
