@@ -148,3 +148,14 @@ def test_the_host_sets_the_table_on_the_games_first_turn(client):
     done = client.post(f"/api/games/{view['token']}/turn",
                        json={"seat": host, "steps": steps, "seats": seats})
     assert done.status_code == 200 and done.json["seats"][1 - host]["name"] == "Bea"
+
+
+def test_honest_links_stay_far_inside_servers_request_line_limits():
+    """The longest games (6 players, random moves: longer than people's) make links that leave
+    a request line far under gunicorn's 4,094 bytes (docs/deploy.md)."""
+    from app.cli import simulate
+    from app.engine.red_arse_settings import options_for
+
+    longest = simulate("red-arse", 6, 30, "request-line", options_for(6))["link_chars"]["longest"]
+    line = f"GET /api/games/{'x' * longest}/review?step=99999&lang=es HTTP/1.1"
+    assert len(line) < 4094 // 4, longest

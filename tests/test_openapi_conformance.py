@@ -1,0 +1,107 @@
+"""The API does what static/openapi.json says, checked by schemathesis against the app itself:
+every operation with generated requests (valid and invalid), and sequences of calls that follow
+the document's links (a new game's link, then reading it, playing on it...). The document is
+what clients build on: an answer it doesn't describe, or a request it calls invalid that the
+server takes, fails here.
+
+A request the schema allows may still be refused: whether a link is signed, a move legal or a
+seat the host's, no schema can say. So the valid requests' check accepts those refusals (400 a
+link that isn't a game, 403, 409, 410, 422); everything else is checked in full."""
+
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.keys import Keys
+from app.web import create_app
+
+KEYS = Keys.for_tests("openapi")
+
+CONFIG = schemathesis.Config.from_dict({
+    "checks": {
+        "positive_data_acceptance": {
+            "expected-statuses": ["2xx", "304", 400, 403, 409, 410, 422]},
+        # 414: a link longer than any game's is refused as the address it is part of.
+        "negative_data_rejection": {
+            "expected-statuses": [400, 404, 405, 406, 409, 413, 414, 415, 422]},
+    },
+})
+
+
+def _app(tmp_path_factory):
+    store = tmp_path_factory.mktemp("openapi-store") / "store.db"
+    return create_app({"KEYS": KEYS, "TESTING": True, "PUBLIC_URL": "https://play.test",
+                       "STORE_URL": f"sqlite:///{store}", "ANALYSIS_PLAYOUTS": 8,
+                       "REVIEW_PLAYOUTS": 8, "REVIEW_EXTRA": 0})
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory):
+    return schemathesis.openapi.from_wsgi("/api/openapi.json", _app(tmp_path_factory),
+                                          config=CONFIG)
+
+
+schema = schemathesis.pytest.from_fixture("api")
+
+
+@schema.parametrize()
+@settings(max_examples=25, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+def test_every_operation_answers_as_documented(case):
+    case.call_and_validate()
+
+
+@pytest.fixture(scope="module")
+def games(api):
+    """Real games, made as a client would: createGame, then (the document's link) its first turn
+    finished, so that every operation on a game is tried on links that play, too."""
+    client = api.app.test_client()
+    made = []
+    for body in GAMES:
+        view = client.post("/api/games", json=body).json
+        first = view["token"]
+        made.append(first)
+        steps = []
+        while True:  # the first player's turn, with the first legal move each time
+            steps.append("roll" if view["phase"] == "roll" else
+                         {k: view["legal"][0][k] for k in ("from", "to", "values")})
+            after = client.post(f"/api/games/{first}/moves",
+                                json={"seat": view["turn"], "steps": steps}).json
+            if after["turn_over"]:
+                break
+            view = dict(after, token=view["token"])
+        made.append(client.post(f"/api/games/{first}/turn",
+                                json={"seat": view["turn"], "steps": steps}).json["token"])
+    return made
+
+
+GAMES = [
+    {"game": "parcheesi", "players": [{"name": "Ana", "color": "yellow"},
+                                      {"name": "Ben", "color": "red", "bot": "easy"}],
+     "deadline_hours": 1},
+    {"game": "red-arse", "settings": {"board": 6, "off": ["claim"]},
+     "players": [{"name": "Ana", "color": "red"}, {"name": "Ben", "color": "blue"}]},
+    {"game": "ludo", "settings": {"capacity": 4},
+     "players": [{"name": "Ana", "color": "red"}, {"name": "Ben", "color": "green"}]},
+]
+
+
+@pytest.mark.parametrize("operation", ["readGame", "playSteps", "finishTurn", "playForAbsent",
+                                       "comeBack", "addPlayer", "startRematch", "chances",
+                                       "review"])
+def test_every_operation_on_real_links_answers_as_documented(api, games, operation):
+    op = api.find_operation_by_id(operation)
+    links = st.sampled_from(games)
+
+    @given(data=st.data())
+    @settings(max_examples=20, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    def check(data):
+        token = data.draw(links)
+        case = data.draw(op.as_strategy(path_parameters={"token": token}))
+        case.call_and_validate()
+
+    check()
