@@ -9,7 +9,6 @@ HTTP APIs (payload format 2.0). docs/deploy.md tells how to deploy for real.
 from __future__ import annotations
 
 import base64
-import fnmatch
 import json
 import logging
 import os
@@ -17,6 +16,8 @@ import shutil
 import subprocess
 import sys
 import types
+import zipfile
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -114,42 +115,257 @@ def test_generated_settings_module(stage, monkeypatch):
         stage_settings(stage)["environment_variables"]["STORE_URL"]
 
 
-def packaged_project_files() -> set[str]:
-    """The project files ``zappa package`` copies, by Zappa's own rules: its ``ZIP_EXCLUDES`` and
-    our ``exclude`` (names matched at every level, as ``shutil.copytree`` ignores them), then
-    ``exclude_glob``."""
-    from zappa.core import ZIP_EXCLUDES
+# -- the package -------------------------------------------------------------------------------
+# Built once, for real: Zappa's own packaging code and our two callbacks (app/package.py), from
+# this checkout and the environment the tests run in, the one with pytest, mypy, Playwright and
+# Hypothesis in it. Only Zappa's swap of compiled packages for PyPI's manylinux wheels is off:
+# it downloads.
 
-    settings = stage_settings("dev")
-    patterns = [*ZIP_EXCLUDES, *settings.get("exclude", [])]
-    if sys.prefix != sys.base_prefix:  # Zappa also leaves out the active environment's folder
-        patterns.append(Path(sys.prefix).name)
-    ignore = shutil.ignore_patterns(*patterns)
-    kept = set()
-    for folder, dirs, files in os.walk(ROOT):
-        ignored = ignore(folder, dirs + files)
-        dirs[:] = [d for d in dirs if d not in ignored]
-        base = Path(folder).relative_to(ROOT)
-        kept.update((base / f).as_posix() for f in files if f not in ignored)
-    for pattern in settings.get("exclude_glob", []):
-        kept = {f for f in kept if not fnmatch.fnmatch(f, pattern)
-                and not any(fnmatch.fnmatch(p.as_posix(), pattern) for p in Path(f).parents)}
-    return kept
+DEV_ONLY = ("pytest", "mypy", "hypothesis", "playwright")  # installed here by .[test,native]
+NEVER_SHIPPED = {"pytest", "_pytest", "mypy", "mypyc", "hypothesis", "playwright", "gunicorn",
+                 "boto3", "botocore", "s3transfer", "jmespath", "troposphere", "yaml", "pip",
+                 "setuptools", "pkg_resources", "_distutils_hack", "wheel", "tests", "docs",
+                 "README.md", "pyproject.toml", "zappa_settings.json", "instance", "node_modules",
+                 "build", "test-artifacts", "conftest.py", ".git"}
 
 
-def test_package_holds_the_app_and_nothing_for_development():
-    files = packaged_project_files()
-    assert {"app/web/wsgi.py", "app/web/__init__.py", "CHANGELOG.md"} <= files
-    assert any(f.startswith("app/web/templates/") for f in files)
+@pytest.fixture(scope="module")
+def package(tmp_path_factory):
+    """``zappa package dev`` as Zappa's command line runs it (settings callback, prebuild script,
+    package, zip callback), with a stray folder of keys and a stray keys file at the top of the
+    checkout, and a stray key inside ``app/`` (which Zappa copies: only the zip callback can
+    drop it), for as long as it takes."""
+    from zappa.cli import ZappaCLI
+
+    out = tmp_path_factory.mktemp("package") / "boardpass-dev.zip"
+    stray = f"{os.getpid()}-{os.urandom(4).hex()}"
+    secrets_dir, keys_file = ROOT / f"secrets-{stray}", ROOT / f"keys-{stray}.json"
+    key_in_app = ROOT / "app" / f"key-{stray}.pem"
+    loaded = set(sys.modules)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(ROOT)
+        mp.setenv("VIRTUAL_ENV", sys.prefix)  # the environment Zappa packages: this one
+        secrets_dir.mkdir()
+        try:
+            (secrets_dir / "keys.json").write_text('{"SIGNING_KEYS": "stray"}')
+            keys_file.write_text('{"DICE_KEY": "stray"}')
+            key_in_app.write_text("-----BEGIN PRIVATE KEY-----\n")
+            cli = ZappaCLI()
+            cli.api_stage = "dev"
+            cli.load_credentials = False
+            cli.load_settings(str(SETTINGS_JSON))
+            cli.override_stage_config_setting("use_precompiled_packages", False)
+            cli.callback("settings")
+            cli.package(str(out))
+        finally:
+            keys_file.unlink(missing_ok=True)
+            key_in_app.unlink(missing_ok=True)
+            shutil.rmtree(secrets_dir, ignore_errors=True)
+    for name in {"i18n", "package"} - loaded:  # Zappa loads those files by path, as modules
+        sys.modules.pop(name, None)            # of these names
+    with zipfile.ZipFile(out) as z:
+        names = z.namelist()
+    return types.SimpleNamespace(path=out, names=names, stray=stray)
+
+
+def tops(names) -> set[str]:
+    return {name.split("/")[0] for name in names}
+
+
+def test_settings_name_the_callbacks():
+    for stage in STAGES:
+        settings = stage_settings(stage)
+        assert settings["callbacks"] == {"settings": "app.package.settings_callback",
+                                         "zip": "app.package.zip_callback"}
+        assert settings["prebuild_script"] == "app.i18n.prebuild"
+
+
+def test_runtime_distributions():
+    """What ships from site-packages: the app's dependencies and theirs; of Zappa, what its
+    handler imports; nothing the Lambda runtime has."""
+    from app import package as allow_list
+
+    site = allow_list.site_packages_of(Path(sys.prefix))
+    chosen = allow_list.runtime_distributions(site, allow_list.project_requirements())
+    for needed in ("flask", "werkzeug", "jinja2", "itsdangerous", "cryptography", "twilio",
+                   "requests", "phonenumbers", "markdown", "flask-babel", "babel", "zappa",
+                   "durationpy"):
+        assert needed in chosen, needed
+    for name in ("boto3", "botocore", "s3transfer", "jmespath", "troposphere", "pyyaml",
+                 "setuptools", "pip", "wheel", "tqdm", "argcomplete", "placebo", "hjson",
+                 "python-slugify", "pytest", "mypy", "hypothesis", "playwright", "boardpass"):
+        assert name not in chosen, name
+
+
+def test_the_allow_list_drops_what_it_does_not_name():
+    """Whatever put them in Zappa's zip, stray files are dropped: only app/, static/,
+    CHANGELOG.md, Zappa's own files and the runtime distributions stay."""
+    from app import package as allow_list
+
+    site = allow_list.site_packages_of(Path(sys.prefix))
+    chosen = allow_list.runtime_distributions(site, allow_list.project_requirements())
+    good = ["handler.py", "zappa_settings.py", "package_info.json", "__init__.py",
+            "CHANGELOG.md", "app/__init__.py", "app/web/wsgi.py", "app/web/templates/home.html",
+            "app/engine/parcheesi.cpython-311-x86_64-linux-gnu.so", "app/engine/native.json",
+            "app/translations/es/LC_MESSAGES/messages.mo",
+            "app/translations/es/LC_MESSAGES/messages.po", "static/js/game.js",
+            "flask/__init__.py", "twilio/rest/__init__.py", "zappa/handler.py"]
+    stray = ["secrets/keys.json", "keys.json", ".env", "README.md", "tests/test_lambda.py",
+             "app/keys.pem", "app/engine/notes.txt", "app/translations/messages.pot",
+             "mypy/__init__.py", "mypyc/__init__.py", "gunicorn/app/base.py",
+             "_pytest/main.py", "boto3/__init__.py", "botocore/client.py", "yaml/__init__.py",
+             "troposphere/__init__.py", "mypy-2.4.1.dist-info/RECORD", "instance/dev-keys.json",
+             "app/__pycache__/cli.cpython-312.pyc"]
+    kept, dropped = allow_list.allowed(good + stray, chosen, {})
+    assert kept == set(good)
+    assert {"secrets", "keys.json", "mypy", "gunicorn", "boto3", "app/keys.pem"} <= dropped
+
+
+def test_a_shipped_distribution_must_be_whole():
+    """An exclude pattern that takes part of a distribution that ships fails the build."""
+    from app import package as allow_list
+
+    record = "flask/__init__.py,sha256=x,1\nflask/app.py,sha256=y,2\n../../bin/flask,,\n"
+    records = {"flask-3.1.3.dist-info/RECORD": record}
+    chosen = {"flask": None}
+    allow_list.check_complete({"flask/__init__.py", "flask/app.py"}, records, chosen, [])
+    with pytest.raises(allow_list.PackageError, match="flask/app.py"):
+        allow_list.check_complete({"flask/__init__.py"}, records, chosen, [])
+    allow_list.check_complete({"flask/__init__.py"}, records, chosen, ["flask/app.py"])
+
+
+def test_reading_the_c_library_version_compiled_code_needs():
+    """The zip callback warns about compiled files that need a newer glibc than the runtime's
+    Amazon Linux has (python3.11: Amazon Linux 2, glibc 2.26); the engine's build never does."""
+    import _json
+
+    from app import package as allow_list
+
+    needed = allow_list.glibc_needed(Path(_json.__file__).read_bytes())
+    assert needed is None or needed >= (2, 2)
+    assert allow_list.glibc_needed(b"not an ELF file") is None
+    limit = allow_list.RUNTIME_GLIBC[stage_settings("dev")["runtime"]]
+    assert limit == (2, 26)
+    for built in (ROOT / "app" / "engine").glob("*.so"):
+        assert (allow_list.glibc_needed(built.read_bytes()) or (0, 0)) <= limit, built.name
+
+
+def test_package_holds_the_app_and_nothing_else(package):
+    from app import package as allow_list
+
+    names = set(package.names)
+    assert {"handler.py", "zappa_settings.py", "app/web/wsgi.py", "app/web/__init__.py",
+            "CHANGELOG.md", "app/translations/es/LC_MESSAGES/messages.mo"} <= names
+    assert any(n.startswith("app/web/templates/") for n in names)
     static = {p.relative_to(ROOT).as_posix() for p in (ROOT / "static").rglob("*") if p.is_file()}
-    assert static <= files
-    for path in files:
-        top = path.split("/")[0]
-        assert top in {"app", "static", "CHANGELOG.md"}, (
-            f"{path} would be deployed: name it in the exclude list of zappa_settings.json")
-        assert "__pycache__" not in path and not path.endswith(".pyc")
-    for md in ROOT.glob("*.md"):
-        assert (md.name in files) == (md.name == "CHANGELOG.md"), md.name
+    assert static <= names
+    engine = {p.relative_to(ROOT).as_posix() for p in (ROOT / "app" / "engine").glob("*.so")}
+    if engine:  # python -m app build-native was run: the build ships with its record
+        assert engine | {"app/engine/native.json"} <= names
+    # The stray files at the top of the checkout, the development-only packages installed here.
+    assert not any(package.stray in n for n in names)
+    for dist in DEV_ONLY:
+        metadata.distribution(dist)  # installed, so leaving it out means something
+    assert not (tops(names) & NEVER_SHIPPED), tops(names) & NEVER_SHIPPED
+    site = allow_list.site_packages_of(Path(sys.prefix))
+    chosen = allow_list.runtime_distributions(site, allow_list.project_requirements())
+    allowed_tops = set().union(*(allow_list.distribution_tops(d) for d in chosen.values()))
+    allowed_tops |= {"app", "static", "CHANGELOG.md", "__pycache__", "__init__.py",
+                     *allow_list.ZAPPA_FILES}
+    assert tops(names) <= allowed_tops, tops(names) - allowed_tops
+    for name in names:
+        if name.split("/")[0] in allow_list.PROJECT_TOP and "__pycache__/" not in name:
+            assert allow_list.project_file_allowed(name), name
+
+
+def test_package_carries_bytecode_for_the_runtime(package):
+    """Every module has its bytecode, for the runtime's Python and in the form that Python
+    never checks against a file time (Lambda's would say nothing about it)."""
+    import importlib.util
+
+    runtime = stage_settings("dev")["runtime"]
+    tag = "cpython-" + runtime.removeprefix("python").replace(".", "")
+    assert sys.implementation.cache_tag == tag
+    with zipfile.ZipFile(package.path) as z:
+        sources = [n for n in package.names if n.endswith(".py")]
+        assert len(sources) > 1000
+        for source in sources:
+            folder, _, file = source.rpartition("/")
+            pyc = f"{folder}/__pycache__/{file[:-3]}.{tag}.pyc".lstrip("/")
+            header = z.read(pyc)[:8]
+            assert header[:4] == importlib.util.MAGIC_NUMBER, pyc
+            assert int.from_bytes(header[4:8], "little") == 0b01, pyc  # hash-based, unchecked
+
+
+def test_package_keeps_only_the_locale_data_we_speak(package):
+    """Babel's 1,100 locale files are 36 MB; the package keeps English, Spanish and the root
+    they fall back to (es_AR -> es_419 -> es -> root), and drops the rest."""
+    kept = {n.rsplit("/", 1)[1] for n in package.names
+            if n.startswith("babel/locale-data/") and n.endswith(".dat")}
+    assert {"root.dat", "en.dat", "en_US.dat", "es.dat", "es_419.dat", "es_AR.dat"} <= kept
+    assert not {"fr.dat", "de.dat", "ro.dat", "ru.dat", "el.dat", "zh.dat"} & kept
+    with zipfile.ZipFile(package.path) as z:
+        size = sum(z.getinfo(f"babel/locale-data/{name}").file_size for name in kept)
+    assert size < 4_000_000  # of ~32 MB
+
+
+def test_package_leaves_out_phone_number_data_the_app_never_reads(package):
+    """phonenumbers' geocoding, carrier and time zone data (40 MB) stay out: the app parses,
+    checks and formats numbers, and never imports those modules."""
+    assert not any(n.startswith(("phonenumbers/geodata/", "phonenumbers/carrierdata/",
+                                 "phonenumbers/tzdata/")) for n in package.names)
+    for path in (ROOT / "app").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for module in ("geocoder", "carrier", "timezone", "geodata", "carrierdata", "tzdata"):
+            assert f"phonenumbers.{module}" not in text and \
+                f"from phonenumbers import {module}" not in text, (path, module)
+
+
+def test_packaged_handler_answers_without_boto3(package):
+    """A cold start of the unzipped package, nothing else on the path (no site-packages):
+    Zappa's handler and the app import from the package's bytecode, boto3 stays unimported
+    (Zappa's utilities import it at first use in the package), and the home page answers.
+    Timings are for docs/deploy.md (``python -m app.package cold-start``), never for tests."""
+    from app import package as allow_list
+
+    result = allow_list.cold_start(package.path, runs=1)
+    assert result["status"] == 200
+    assert result["boto3_imported"] is False
+    assert result["modules"] > 100 and result["compiled_at_start"] == 0
+    with zipfile.ZipFile(package.path) as z:
+        assert "boto3 = _ImportedAtFirstUse(" in z.read("zappa/utilities.py").decode()
+
+
+LAZY_LIBRARIES = """
+import sys
+sys.path[:0] = [TASK]
+from app import sms
+assert sms.normalize_phone("011 15 2345-6789", "AR") == "+5491123456789"
+from cryptography.hazmat.primitives.ciphers.aead import AESSIV
+assert AESSIV(bytes(32)).decrypt(AESSIV(bytes(32)).encrypt(b"+1", [b"s"]), [b"s"]) == b"+1"
+import markdown
+assert "<h1>" in markdown.markdown("# What's new")
+import requests
+from twilio.http.http_client import TwilioHttpClient
+from twilio.rest import Client
+client = Client("AC" + "0" * 32, "token", http_client=TwilioHttpClient(timeout=5))
+assert client.messages is not None
+print("boto3" in sys.modules)
+"""
+
+
+def test_packaged_libraries_the_app_imports_later(package, tmp_path):
+    """Texting, phone numbers, the phone cipher and What's new import their libraries on
+    first use: from the package alone they import and work (no network)."""
+    with zipfile.ZipFile(package.path) as z:
+        z.extractall(tmp_path / "task")
+    code = LAZY_LIBRARIES.replace("TASK", repr(str(tmp_path / "task")))
+    result = subprocess.run([sys.executable, "-I", "-S", "-B", "-c", code], cwd=tmp_path,
+                            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                                 "SIGNING_KEYS": "k", "DICE_KEY": "d"},
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.split() == ["False"]
 
 
 def test_package_carries_compiled_translations():
@@ -161,16 +377,6 @@ def test_package_carries_compiled_translations():
     mo.unlink(missing_ok=True)
     i18n.prebuild()
     assert mo.exists()
-    assert mo.relative_to(ROOT).as_posix() in packaged_project_files()
-
-
-def test_package_leaves_out_what_lambda_has_or_never_uses():
-    exclude = set(stage_settings("dev")["exclude"])
-    assert {"boto3", "botocore", "pytest", "_pytest", "hypothesis", "playwright"} <= exclude
-    # never excluded: what the app and Zappa's handler import on Lambda
-    for needed in ("flask", "werkzeug", "jinja2", "itsdangerous", "cryptography", "twilio",
-                   "markdown", "phonenumbers", "zappa", "durationpy", "app", "static"):
-        assert not any(fnmatch.fnmatch(needed, pattern) for pattern in exclude), needed
 
 
 # -- Zappa's Lambda handler --------------------------------------------------------------------
@@ -427,18 +633,3 @@ def test_cold_import_leaves_heavy_libraries_alone():
                             text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == []
-
-
-def test_package_keeps_only_the_locale_data_we_speak():
-    """Babel's 1,100 locale files are 36 MB; the package keeps English, Spanish and the root
-    they fall back to (es_AR -> es_419 -> es -> root), and drops the rest."""
-    import babel
-
-    data = Path(babel.__file__).parent / "locale-data"
-    site = data.parents[1]
-    dropped = {p for pattern in stage_settings("dev")["exclude_glob"]
-               if pattern.startswith("babel/") for p in site.glob(pattern)}
-    kept = {p.name for p in data.glob("*.dat") if p not in dropped}
-    assert {"root.dat", "en.dat", "en_US.dat", "es.dat", "es_419.dat", "es_AR.dat"} <= kept
-    assert not {"fr.dat", "de.dat", "ro.dat", "ru.dat", "el.dat", "zh.dat"} & kept
-    assert sum((data / name).stat().st_size for name in kept) < 4_000_000  # of ~32 MB
