@@ -159,3 +159,22 @@ def test_honest_links_stay_far_inside_servers_request_line_limits():
     longest = simulate("red-arse", 6, 30, "request-line", options_for(6))["link_chars"]["longest"]
     line = f"GET /api/games/{'x' * longest}/review?step=99999&lang=es HTTP/1.1"
     assert len(line) < 4094 // 4, longest
+
+
+def test_an_unexpected_error_logs_no_link(client, caplog, monkeypatch):
+    from app.web import views
+
+    token = create(client)["token"]
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(views, "game_view", broken)  # a bug, where no bug should be
+    monkeypatch.setattr("app.web.api.game_view", broken)
+    client.application.testing = False
+    client.application.config["PROPAGATE_EXCEPTIONS"] = False
+    response = client.get(f"/api/games/{token}")
+    assert response.status_code == 500 and response.json["error"]["code"] == "ServerError"
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "Exception on /api/games/<link> [GET]" in logged and token not in logged
+    assert token not in caplog.text

@@ -7,6 +7,7 @@ store keeps about links (``app/web/bookkeeping.py``) makes texts, older links an
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from flask import Flask, request
@@ -38,6 +39,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.config.update(config)
     if "KEYS" not in app.config:
         app.config["KEYS"] = Keys.from_env()
+    app.log_exception = _log_exception.__get__(app)
     _languages(app)
 
     from app.web import api, bookkeeping, pages
@@ -61,6 +63,14 @@ def create_app(config: dict | None = None) -> Flask:
 
 
 HSTS_SECONDS = 365 * 24 * 3600
+_LINK_IN_PATH = re.compile(r"^(/g/|/api/games/)[^/]+")
+
+
+def _log_exception(app: Flask, exc_info) -> None:
+    """Flask's log line for an unexpected error, with the game's link cut out of the path: a
+    link is the key to a seat, and logs are read by more people than play."""
+    path = _LINK_IN_PATH.sub(r"\1<link>", request.path)
+    app.logger.error("Exception on %s [%s]", path, request.method, exc_info=exc_info)
 
 
 def carries_a_link(path: str) -> bool:
