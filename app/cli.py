@@ -415,6 +415,78 @@ def analysis_bench(game: str, players: int, games: int = 5) -> dict:
                          "max": round(max(review), 2), "options": options}}
 
 
+WIDEST_TABLES = ANALYSIS_TABLES + (("ludo", 6),)  # 6-player Ludo: the longest playouts
+
+
+def widest_bench(game: str, players: int, games: int = 300, keep: int = 5,
+                 unbounded: bool = False) -> dict:
+    """CPU seconds for the reviews of the widest decisions of ``games`` games of random moves
+    (each game's widest decision, then the ``keep`` widest of those), within the analysis
+    budget (the move the game played graded first, as the API does), and with ``unbounded``
+    also without it (as before the budget); and the chance to win from the start of each
+    game (the longest playouts there are), within the budget."""
+    from app.engine import analysis
+    from app.engine.games import default_colors
+
+    rules = rules_for(game, table_options(game, players))
+    widest = []  # (-width, game number, position, the move played)
+    starts = []  # the first ``keep`` games' first positions
+    for number in range(games):
+        rng = random.Random(f"widest/{number}")
+        state = rules.initial(default_colors(game, players, getattr(rules, "options", 0)),
+                              rng.randrange(players))
+        start, wide = state.copy(), None
+        while analysis.winner(state) is None:
+            if state.phase == ROLL:
+                rules.roll(state, tuple(rng.randint(1, 6) for _ in range(rules.dice_count)))
+            elif state.phase == CLAIM:
+                rules.claim(state, True)
+            else:
+                moves = rules.legal_moves(state)
+                chosen = rng.randrange(len(moves))
+                if wide is None or len(moves) > -wide[0]:
+                    wide = (-len(moves), number, state.copy(), chosen)
+                rules.play(state, moves[chosen])
+        if wide is not None and -wide[0] > 1:
+            widest.append(wide)
+        if number < keep:
+            starts.append(start)
+    widest = sorted(widest, key=lambda w: w[:2])[:keep]
+    bounded, before, graded, spent = [], [], [], []
+    same_grade = best_graded = 0  # against the review without the budget
+    for _, _, state, chosen in widest:
+        t0 = time.process_time()
+        options, steps = analysis.counted_review(rules, state, first=chosen)
+        bounded.append(time.process_time() - t0)
+        graded.append(f"{sum(o.graded for o in options)}/{len(options)}")
+        spent.append(steps)
+        if unbounded:
+            t0 = time.process_time()
+            full, _ = analysis.counted_review(rules, state, first=chosen, budget=0)
+            before.append(time.process_time() - t0)
+            same_grade += options[chosen].grade == full[chosen].grade
+            best_graded += options[next(o.index for o in full if o.best)].graded
+    chance, playouts = [], []
+    for start in starts:
+        t0 = time.process_time()
+        playouts.append(analysis.counted_chances(rules, start)[1])
+        chance.append(time.process_time() - t0)
+    report = {"table": f"{game}, {players} players", "games": games,
+              "widths": [-w[0] for w in widest],
+              "review_s": {"median": round(statistics.median(bounded), 2),
+                           "max": round(max(bounded), 2)},
+              "graded": graded, "steps": spent, "budget": analysis.BUDGET,
+              "chances_from_start_s": {"median": round(statistics.median(chance), 2),
+                                       "max": round(max(chance), 2), "playouts": playouts}}
+    if unbounded:
+        report["review_s_unbounded"] = {"median": round(statistics.median(before), 2),
+                                        "max": round(max(before), 2),
+                                        "each": [round(t, 1) for t in before]}
+        report["move_played_graded_as_unbounded"] = f"{same_grade}/{len(widest)}"
+        report["unbounded_best_among_graded"] = f"{best_graded}/{len(widest)}"
+    return report
+
+
 def calibrate(game: str, players: int, positions: int, playouts: int, decisions: int,
               seed: str = "1") -> dict:
     """The chance to win against what happened: positions sampled from medium bot games (a few
@@ -447,17 +519,20 @@ def calibrate(game: str, players: int, positions: int, playouts: int, decisions:
             table[f"{decile / 10:.1f}-{(decile + 1) / 10:.1f}"] = (
                 f"n {len(inside)}, predicted {statistics.mean(p for p, _ in inside):.3f}, "
                 f"observed {statistics.mean(o for _, o in inside):.3f}")
-    same = total = 0
-    for state in picked:
+    same = total = ungraded = 0
+    for state in picked:  # within the budget, as the API reviews: options both graded count
         one = analysis.review(rules, state, seed=analysis.position_seed(rules, state, "a"))
         two = analysis.review(rules, state, seed=analysis.position_seed(rules, state, "b"))
-        same += sum(a.grade == b.grade for a, b in zip(one, two))
-        total += len(one)
+        both = [(a, b) for a, b in zip(one, two) if a.graded and b.graded]
+        same += sum(a.grade == b.grade for a, b in both)
+        total += len(both)
+        ungraded += len(one) - len(both)
     return {"game": game, "players": players, "positions": len(pairs) // players,
             "playouts": playouts, "brier_score": round(brier, 4),
             "brier_if_everyone_had_1_in_players": round(baseline, 4),
             "calibration_by_decile": table,
             "stability": {"decisions": len(picked), "options": total,
+                          "not_graded_by_one_or_both": ungraded,
                           "same_grade_with_another_seed": round(same / max(total, 1), 3)}}
 
 
@@ -572,8 +647,26 @@ def main(argv: list[str] | None = None) -> int:
     tour.add_argument("--seed", default="1")
     tour.add_argument("--json", action="store_true")
     abench = commands.add_parser("analysis-bench", help="speed of the chance to win and of the "
-                                 "move review, from the middle of medium bot games")
-    abench.add_argument("--games", type=int, default=5)
+                                 "move review, from the middle of medium bot games; --widest: "
+                                 "the widest decisions of random games; --load: turn times "
+                                 "under analysis load")
+    abench.add_argument("--games", type=int,
+                        help="medium games (default 5); with --widest random games per table "
+                             "(default 300); with --load random games per table the analysis "
+                             "clients ask about (default 300)")
+    abench.add_argument("--widest", action="store_true",
+                        help="review the widest decisions of random games, within the budget")
+    abench.add_argument("--keep", type=int, default=5, help="--widest: decisions per table")
+    abench.add_argument("--unbounded", action="store_true",
+                        help="--widest: time the reviews without the budget too (slow)")
+    abench.add_argument("--load", action="store_true",
+                        help="turns through a threaded server on 127.0.0.1, alone and while "
+                             "analysis clients ask for reviews (app/analysis_load.py)")
+    abench.add_argument("--turns", type=int, default=300, help="--load: turns per phase")
+    abench.add_argument("--clients", type=int, default=8, help="--load: analysis clients")
+    abench.add_argument("--workers", type=int,
+                        help="--load: the server's ANALYSIS_WORKERS (default one per core but "
+                             "one; 0: analysis in the request threads)")
     cal = commands.add_parser("calibrate", help="chance to win against bot games' outcomes "
                               "(Brier score, deciles) and the review's stability across seeds")
     cal.add_argument("--game", choices=GAMES, default="parcheesi")
@@ -623,9 +716,18 @@ def main(argv: list[str] | None = None) -> int:
             print(_lines(store_bench(args.url, args.games, args.turns)))
         elif args.command == "store":
             return _create_table(args.url or os.environ.get("STORE_URL"))
+        elif args.command == "analysis-bench" and args.load:
+            from app.analysis_load import analysis_load
+
+            print(_lines(analysis_load(args.turns, args.clients, args.workers,
+                                       args.games or 300)))
+        elif args.command == "analysis-bench" and args.widest:
+            for game, players in WIDEST_TABLES:
+                print(_lines(widest_bench(game, players, args.games or 300, args.keep,
+                                          args.unbounded)))
         elif args.command == "analysis-bench":
             for game, players in ANALYSIS_TABLES:
-                print(_lines(analysis_bench(game, players, args.games)))
+                print(_lines(analysis_bench(game, players, args.games or 5)))
         elif args.command == "calibrate":
             print(_lines(calibrate(args.game, args.players, args.positions, args.playouts,
                                    args.decisions, args.seed)))

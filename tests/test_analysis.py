@@ -28,7 +28,7 @@ def graded(game: str, text: str, options: int = 0, **playouts) -> dict[str, anal
 
 
 @pytest.mark.parametrize("game,text", [
-    ("parcheesi", "parcheesi y:10,30,n,n/r:6,n,n,n/b:n,n,n,n y roll"),
+    ("parcheesi", "parcheesi y:10,30,n,n/b:n,n,n,n/r:6,n,n,n y roll"),
     ("red-arse", "red-arse r:n,n,14,30/b:h2,h3,h4,18 r 4"),
     ("ludo", "ludo r:n,n,5,30/b:n,n,10,8/g:n,n,n,n g roll"),
 ])
@@ -132,7 +132,7 @@ def test_options_whose_playouts_meet_are_graded_as_if_each_were_played_out_in_fu
         monkeypatch):
     # Either order of the 4 and the 2 (or the same pawn taking both) often comes to the same
     # position at the next turn: those playouts stop there and take the other's winner.
-    text = "parcheesi y:20,30,40,50/r:26,n,n,n/b:n,n,n,n y 4,2"
+    text = "parcheesi y:20,30,40,50/b:n,n,n,n/r:26,n,n,n y 4,2"
     meeting = _Counting(rules_for("parcheesi"))
     graded_meeting = analysis.review(meeting, meeting.parse(text), playouts=60, extra=0)
     monkeypatch.setattr(analysis, "MEETING_TURNS", 0)  # no playout looks for another
@@ -209,3 +209,75 @@ def test_medium_weighs_moves_as_the_plain_evaluation_does(game, options, players
         else:
             rules.claim(state, True)
     assert checked > 20
+
+
+# -- the budget: a bound on every answer, whatever the decision's width ---------------------------
+
+# From games of random moves: the widest decisions there are (12 options in Parcheesi), and a
+# 6-player Ludo position, whose games to the end are the longest.
+WIDE = ("parcheesi", 0, "parcheesi y:H,n,H,h2/b:n,28,n,n/r:54,52,45,42/g:21,n,63,56 r 20,6,1 d1")
+LONG = ("ludo", 6, "ludo6 r:15,n,n,n/b:28,19,n,n/g:n,n,n,n/y:62,40,n,n/p:53,63,n,n/o:n,n,n,n p 6")
+
+
+def _position(game: str, options: int, text: str):
+    rules = rules_for(game, options)
+    state = rules.parse(text)
+    assert rules.format(state) == text
+    return rules, state
+
+
+def test_a_wide_decision_is_graded_within_the_budget_the_move_played_first():
+    rules, state = _position(*WIDE)
+    assert len(rules.legal_moves(state)) == 12
+    budget, played = 20_000, 5  # the product's budget is 12 times that: the same rules, quicker
+    options, spent = analysis.counted_review(rules, state, playouts=40, extra=40, batch=40,
+                                             budget=budget, first=played)
+    # A count of steps, not a clock: no playout starts once it is spent.
+    assert budget <= spent < budget * 1.1
+    graded = [o for o in options if o.graded]
+    assert options[played].graded and 2 <= len(graded) < 12
+    # The options are reached in ``order`` (the move played, then medium's favourites): the
+    # graded ones come first in it, the rest say they weren't graded.
+    reached = [options[i].graded for i in analysis.order(rules, state, rules.legal_moves(state),
+                                                        played)]
+    assert reached == sorted(reached, reverse=True)
+    for option in options:
+        if option.graded:
+            assert option.playouts >= analysis.MIN_PLAYOUTS and option.grade in analysis.GRADE_LABELS
+        else:
+            assert (option.chance, option.loss, option.estimate, option.grade, option.best) == \
+                (None, None, None, None, False)
+    assert sum(o.best for o in options) == 1
+    # The same answer every time: answers are cached for good.
+    assert analysis.counted_review(rules, state, playouts=40, extra=40, batch=40,
+                                   budget=budget, first=played) == (options, spent)
+
+
+def test_long_games_bring_the_playouts_per_option_down_so_that_three_are_compared():
+    rules, state = _position(*LONG)
+    assert len(rules.legal_moves(state)) == 3
+    # 100 games each would take about 450,000 steps (some 1,500 a game): the budget affords
+    # a third of it.
+    options, spent = analysis.counted_review(rules, state, playouts=100, extra=0,
+                                             budget=100_000, first=2)
+    assert all(o.graded for o in options)
+    assert all(analysis.MIN_PLAYOUTS <= o.playouts < 100 for o in options)
+    assert spent < 100_000 * 1.1
+
+
+def test_a_budget_not_reached_changes_nothing():
+    rules, state = _position("ludo", 0, "ludo r:G,G,5,30/b:G,G,G,8 r 3")
+    assert analysis.counted_review(rules, state, playouts=60, extra=60, batch=60)[0] == \
+        analysis.review(rules, state, playouts=60, extra=60, batch=60, budget=0)
+    # Nor does the move played, which only comes first.
+    assert analysis.review(rules, state, playouts=60, extra=60, batch=60, first=1) == \
+        analysis.review(rules, state, playouts=60, extra=60, batch=60, first=0)
+
+
+def test_the_chance_to_win_stops_at_the_budget_and_says_after_how_many_games():
+    rules, state = _position(*LONG)
+    chances, games = analysis.counted_chances(rules, state, 300, budget=10_000)
+    assert 0 < games < 300 and sum(chances) == pytest.approx(1.0)
+    assert analysis.counted_chances(rules, state, 300, budget=10_000) == (chances, games)
+    assert analysis.chances(rules, state, 300, budget=10_000) == chances
+    assert analysis.counted_chances(rules, state, 5, budget=0)[1] == 5

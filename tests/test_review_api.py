@@ -98,3 +98,90 @@ def test_chances_after_the_moves_of_a_turn_in_progress(fast):
     both = fast.get(f"/api/games/{token}/chances?step=0&steps=[]")
     assert both.status_code == 400
     assert fast.get(f"/api/games/{token}/chances?steps=nope").status_code == 400
+
+
+# -- every answer within a budget, worked out apart from the turns, cached by the browser only ----
+
+@pytest.fixture(scope="module")
+def wide() -> tuple[Game, int]:
+    """A game of random moves and its widest decision (Parcheesi: 9 to 12 options)."""
+    best = None
+    for number in range(40):
+        played = play_random("parcheesi", 4, "review-api-wide", number, KEYS)
+        for step, _ in review.decisions(played):
+            if best is None or played.match.steps[step][1] > best[0]:
+                best = (played.match.steps[step][1], played, step)
+    assert best[0] >= 9
+    return best[1], best[2]
+
+
+def test_a_wide_decision_is_answered_within_the_budget_saying_what_it_did_not_grade(fast, wide):
+    fast.application.config.update(ANALYSIS_BUDGET=15_000, REVIEW_EXTRA=40)
+    played, step = wide
+    answer = fast.get(f"/api/games/{played.token()}/review?step={step}&lang=en")
+    assert answer.status_code == 200, answer.json
+    done = answer.json
+    options = done["options"]
+    assert len(options) == played.match.steps[step][1]
+    # The move played is graded first; what the budget didn't reach is listed, with no grade.
+    assert options[done["played"]]["grade"] in ("good", "misstep", "blunder")
+    assert done["not_graded"] and len(done["not_graded"]) < len(options) - 1
+    for option in options:
+        if option["index"] in done["not_graded"]:
+            assert option["grade"] is option["chance"] is option["loss"] is None
+            assert option["reasons"] == []
+        else:
+            assert option["playouts"] >= 20 and option["grade"] is not None
+    assert done["best"] not in done["not_graded"]
+    assert done["playouts"] == sum(o["playouts"] for o in options)
+    assert fast.get(f"/api/games/{played.token()}/review?step={step}&lang=en").json == done
+
+
+def test_a_full_analysis_pool_answers_503_with_retry_after(fast, finished):
+    fast.application.config.update(ANALYSIS_WORKERS=0, ANALYSIS_WAITING=0)  # one place
+    pool = review.analysts(fast.application.config)
+    assert pool.places == 1
+    token = finished.token()
+    step = fast.get(f"/api/games/{token}").json["decisions"][-1][0]
+    assert pool._admitted.acquire(blocking=False)  # a request being worked on
+    try:
+        for url in (f"/api/games/{token}/review?step={step}", f"/api/games/{token}/chances"):
+            busy = fast.get(url)
+            assert busy.status_code == 503 and busy.json["error"]["code"] == "Busy"
+            assert busy.headers["Retry-After"] == str(review.RETRY_AFTER)
+            assert busy.headers["Cache-Control"] == "no-store"
+    finally:
+        pool._admitted.release()
+    assert fast.get(f"/api/games/{token}/review?step={step}").status_code == 200
+
+
+def test_analysis_runs_in_worker_processes_with_the_same_answers(fast, finished):
+    token = finished.token()
+    step = fast.get(f"/api/games/{token}").json["decisions"][-2][0]
+    answers = []
+    for workers in (1, 0):
+        fast.application.config.update(ANALYSIS_WORKERS=workers)
+        answers.append((fast.get(f"/api/games/{token}/review?step={step}").json,
+                        fast.get(f"/api/games/{token}/chances?step={step}").json))
+    assert answers[0] == answers[1]
+    assert review.analysts({"ANALYSIS_WORKERS": 1})._executor is not None  # it did start
+
+
+def test_answers_are_cached_by_the_browser_only_and_their_language_is_in_the_url(fast, finished):
+    token = finished.token()
+    step = fast.get(f"/api/games/{token}").json["decisions"][-1][0]
+    plain = fast.get(f"/api/games/{token}/review?step={step}")
+    for answer in (plain, fast.get(f"/api/games/{token}/chances?step={step}")):
+        cache = answer.headers["Cache-Control"]
+        # The URL holds the game's link, a key: no shared cache may keep it.
+        assert "private" in cache and "public" not in cache
+        assert "immutable" in cache and "max-age=31536000" in cache
+        assert "Vary" not in answer.headers
+    # Words in ?lang=, or else the table's language: never the cookie's or the browser's, so
+    # one URL is one answer.
+    fast.set_cookie("lang", "es")
+    spanish_browser = fast.get(f"/api/games/{token}/review?step={step}",
+                               headers={"Accept-Language": "es-AR,es;q=0.9"})
+    assert spanish_browser.json == plain.json
+    spanish = fast.get(f"/api/games/{token}/review?step={step}&lang=es").json
+    assert [o["label"] for o in spanish["options"]] != [o["label"] for o in plain.json["options"]]

@@ -39,6 +39,12 @@ as the best, whose interval straddles 0 only, need no more: they are Good either
 best option is itself picked from the same playouts, which makes the others' losses look
 slightly smaller, never larger: the cautious side again.
 
+**Budget** (``BUDGET``): an answer's playouts play that many steps at most, whatever the
+decision's width or the games' length; a count, not a clock, so the same position still always
+gets the same answer. A review plays its options out in ``order`` (the move played first, then
+medium's favourites), with fewer playouts each when games are long; options the budget doesn't
+reach are not graded (``Option.graded``). Details in ``review``.
+
 Luck is the page's: from the chances where turns begin and the reviews' losses
 (docs/analysis.md).
 """
@@ -60,6 +66,14 @@ REVIEW_PLAYOUTS = 200  # each option of a reviewed decision, at first
 REVIEW_EXTRA = 600  # at most this many more for a close call
 REVIEW_BATCH = 200
 Z = 2.33  # one-sided 99%
+# The most steps (rolls, moves, claims) the playouts of one answer (a chance to win, a review)
+# may play, whatever the game and the decision's width: 1 to 1.8 s on one core, compiled (a
+# step costs 4 to 7 microseconds, Parcheesi's most), so about 3 s at most when the machine
+# runs at half its speed (docs/analysis.md, "Budget"). A count, not a clock, so the same
+# position always gets the same answer. 0: no bound.
+BUDGET = 250_000
+MIN_PLAYOUTS = 20  # the fewest playouts an option is graded from; also the review's pilot
+COMPARED = 3  # options a review's budget always affords: the move played, medium's favourites
 
 GOOD, MISSTEP, BLUNDER = "good", "misstep", "blunder"
 GRADE_LABELS = {GOOD: N_("Good"), MISSTEP: N_("Misstep"), BLUNDER: N_("Blunder")}
@@ -82,18 +96,31 @@ def winner(state) -> int | None:
     return state.winner if state.phase == OVER else None
 
 
-def chances(rules, state, playouts: int = PLAYOUTS, seed: int | None = None) -> list[float]:
+def chances(rules, state, playouts: int = PLAYOUTS, seed: int | None = None,
+            budget: int = BUDGET) -> list[float]:
     """Each seat's chance to win (0..1, summing to 1): its share of ``playouts`` games played
-    out from ``state`` by medium bots. Works at a roll, a decision and a claim."""
+    out from ``state`` by medium bots. Works at a roll, a decision and a claim. Fewer games
+    when their steps reach ``budget`` first (``counted_chances`` says how many)."""
+    return counted_chances(rules, state, playouts, seed, budget)[0]
+
+
+def counted_chances(rules, state, playouts: int = PLAYOUTS, seed: int | None = None,
+                    budget: int = BUDGET) -> tuple[list[float], int]:
+    """``chances``, and the number of games it played out: ``playouts``, or fewer when their
+    steps reached ``budget`` (no game starts once they have; 0: no bound). Long games (six
+    players, from the start) cost most: 300 of them can take more than the budget."""
     seats = len(state.colors)
     won = winner(state)
     if won is not None:
-        return [1.0 if s == won else 0.0 for s in range(seats)]
+        return [1.0 if s == won else 0.0 for s in range(seats)], 0
     seed = position_seed(rules, state) if seed is None else seed
     wins = [0] * seats
-    for k in range(playouts):
-        wins[play_out(rules, state.copy(), dice(seed, k, seats))] += 1
-    return [w / playouts for w in wins]
+    spent = [0]
+    played = 0
+    while played < playouts and not 0 < budget <= spent[0]:
+        wins[play_out(rules, state.copy(), dice(seed, played, seats), None, spent)] += 1
+        played += 1
+    return [w / played for w in wins], played
 
 
 def dice(seed: int, k: int, seats: int) -> list:
@@ -107,9 +134,11 @@ TURN_DICE = 6  # dice drawn for each turn, whether it uses them or not
 MEETING_TURNS = 12  # turn starts at which a review's playouts look for one another
 
 
-def play_out(rules, state, dice: list, met: dict | None = None) -> int:
+def play_out(rules, state, dice: list, met: dict | None = None,
+             spent: list[int] | None = None) -> int:
     """Play ``state`` (changed in place) to the end with medium bots and ``dice`` (``dice``'s
-    sources, one per seat); the winning seat.
+    sources, one per seat); the winning seat. ``spent[0]``, when given, grows by the steps
+    played (rolls, moves and claims: the budget's unit).
 
     Each turn of a seat takes a block of ``TURN_DICE`` dice from its source, used or not (a
     longer turn draws more), so the seat's next turn meets the same dice whether this one
@@ -128,8 +157,10 @@ def play_out(rules, state, dice: list, met: dict | None = None) -> int:
     roller, block, next_die = -1, [], 0  # -1: no seat has rolled yet
     drawn = [0] * len(dice)  # blocks each seat has taken
     passed: list = []  # the turn starts to remember in ``met``
+    steps = 0
     while True:
         phase = state.phase
+        steps += 1
         if phase == ROLL:
             if state.turn != roller:
                 roller, next_die = state.turn, 0
@@ -137,6 +168,7 @@ def play_out(rules, state, dice: list, met: dict | None = None) -> int:
                     here = (state.key(), tuple(drawn))
                     known = met.get(here)
                     if known is not None:
+                        _count(spent, steps - 1)
                         return _remember(met, passed, known)
                     passed.append(here)
                 uniform = dice[roller]
@@ -154,11 +186,18 @@ def play_out(rules, state, dice: list, met: dict | None = None) -> int:
         elif phase == MOVE:
             play(state, pick(rules, state))
             if placed and state.placed:
+                _count(spent, steps)
                 return _remember(met, passed, state.placed[0])
         elif phase == CLAIM:
             rules.claim(state, True)
         else:
+            _count(spent, steps - 1)
             return _remember(met, passed, cast(int, winner(state)))
+
+
+def _count(spent: list[int] | None, steps: int) -> None:
+    if spent is not None:
+        spent[0] += steps
 
 
 def _remember(met: dict | None, passed: list, won: int) -> int:
@@ -181,17 +220,23 @@ class Option:
     middle of the interval); ``grade``: ``GOOD``, ``MISSTEP`` or ``BLUNDER``; ``missed``: what
     it missed against the best, as keys (``capture``, ``home``...: ``REASONS``) and ``reasons``
     the same in a player's words (translatable texts); ``playouts``: games played out for it.
+    An option the budget left fewer than ``MIN_PLAYOUTS`` games for is not graded: its
+    ``chance``, ``loss``, ``estimate`` and ``grade`` are None (``graded`` False).
     """
 
     index: int
-    chance: float
-    loss: float
-    estimate: float
-    grade: str
+    chance: float | None
+    loss: float | None
+    estimate: float | None
+    grade: str | None
     best: bool
     playouts: int
     missed: tuple[str, ...] = ()
     reasons: list[str] = field(default_factory=list)
+
+    @property
+    def graded(self) -> bool:
+        return self.grade is not None
 
 
 def grade(loss: float) -> str:
@@ -200,11 +245,28 @@ def grade(loss: float) -> str:
 
 
 def review(rules, state, seed: int | None = None, playouts: int = REVIEW_PLAYOUTS,
-           extra: int = REVIEW_EXTRA, batch: int = REVIEW_BATCH) -> list[Option]:
+           extra: int = REVIEW_EXTRA, batch: int = REVIEW_BATCH, budget: int = BUDGET,
+           first: int = -1) -> list[Option]:
     """Every legal move of the decision at ``state`` (a move point), in canonical order, played
-    out and graded against the best (see the module's docstring for the statistics).
+    out and graded against the best (see the module's docstring for the statistics), within
+    ``budget`` steps of playouts (0: no bound).
+
+    The options are played out in ``order``: ``first`` (the move played, when given), then
+    medium's favourites. When the steps reach the budget, no playout starts: the options
+    reached so far are graded, the rest are not (``Option.graded``). So that ``COMPARED``
+    options at least are graded however long the games, the playouts per option come down
+    from ``playouts`` to what that many can afford (no fewer than ``MIN_PLAYOUTS``), judged on
+    the first option's first ``MIN_PLAYOUTS`` games. Close calls get their extra playouts
+    only from what is left.
 
     Raises ``ValueError`` when there is no choice to review."""
+    return counted_review(rules, state, seed, playouts, extra, batch, budget, first)[0]
+
+
+def counted_review(rules, state, seed: int | None = None, playouts: int = REVIEW_PLAYOUTS,
+                   extra: int = REVIEW_EXTRA, batch: int = REVIEW_BATCH, budget: int = BUDGET,
+                   first: int = -1) -> tuple[list[Option], int]:
+    """``review``, and the steps its playouts took (the budget's unit)."""
     moves = rules.legal_moves(state)
     if state.phase != MOVE or len(moves) < 2:
         raise ValueError("no choice to review here")
@@ -218,54 +280,86 @@ def review(rules, state, seed: int | None = None, playouts: int = REVIEW_PLAYOUT
         children.append(child)
     wins = [bytearray() for _ in moves]  # per option, 1 where the mover won playout k
     meetings: list[dict] = []  # per playout number: ``play_out``'s ``met``
+    spent = [0]  # steps played out
 
-    def run(option: int, upto: int) -> None:
+    def run(option: int, upto: int) -> bool:
+        """Play ``option`` out to ``upto`` games; False when the budget stopped it first."""
         won = wins[option]
         child = children[option]
         finished = winner(child)
         while len(meetings) < upto:
             meetings.append({})
         for k in range(len(won), upto):
+            if 0 < budget <= spent[0]:
+                return False
             if finished is None:
-                won.append(play_out(rules, child.copy(), dice(seed, k, seats), meetings[k])
-                           == seat)
+                won.append(play_out(rules, child.copy(), dice(seed, k, seats), meetings[k],
+                                    spent) == seat)
             else:
                 won.append(finished == seat)
+        return True
 
-    for option in range(len(moves)):
-        run(option, playouts)
-    budget = playouts + extra
-    while True:
-        best = _best(wins)
-        close = [i for i in range(len(moves))
-                 if i != best and len(wins[i]) < budget and
-                 _close(wins[best], wins[i], budget)]
-        if not close:
+    ordered = order(rules, state, moves, first)
+    least = min(playouts, MIN_PLAYOUTS)  # the fewest games an option is graded from
+    each = playouts
+    if budget > 0:  # the first option's first games say what a game costs here
+        run(ordered[0], least)
+        per_game = max(1.0, spent[0] / len(wins[ordered[0]]))
+        each = max(least, min(playouts, int(budget / per_game / min(COMPARED, len(moves)))))
+    for option in ordered:
+        if not run(option, each):
             break
-        for option in [best] + close:
-            run(option, min(len(wins[option]) + batch, budget))
-    best = _best(wins)
+    cap = playouts + extra
+    # Graded: the options with their ``least`` games at least (the first always has one).
+    rated = [i for i in sorted(ordered) if len(wins[i]) >= least or i == ordered[0]]
+    going = True
+    while going:
+        best = _best(wins, rated)
+        close = [i for i in rated
+                 if i != best and len(wins[i]) < cap and _close(wins[best], wins[i], cap)]
+        going = bool(close)
+        for option in [best] + close if going else []:
+            going = going and run(option, min(len(wins[option]) + batch, cap))
+    best = _best(wins, rated)
     options = []
     for i, move in enumerate(moves):
-        if i == best:
-            low = middle = 0.0
-        else:
-            middle, half = _difference(wins[best], wins[i])
-            low = max(0.0, middle - half)
         won = wins[i]
-        graded = Option(i, sum(won) / len(won), round(100 * low, 2),
-                        round(100 * max(0.0, middle), 2), grade(100 * low), i == best, len(won))
-        if graded.grade != GOOD:
-            graded.missed = missed(rules, state, move, moves[best])
-            graded.reasons = [REASONS[rules.name][key] for key in graded.missed]
-        options.append(graded)
-    return options
+        if i in rated:
+            options.append(_graded(rules, state, moves, wins, i, best))
+        else:
+            options.append(Option(i, None, None, None, None, False, len(won)))
+    return options, spent[0]
 
 
-def _best(wins: list[bytearray]) -> int:
-    """The option with the highest share of wins (the first of equals)."""
-    shares = [sum(won) / len(won) for won in wins]
-    return shares.index(max(shares))
+def _graded(rules, state, moves: list, wins: list[bytearray], i: int, best: int) -> Option:
+    """Option ``i`` graded against the ``best``."""
+    if i == best:
+        low = middle = 0.0
+    else:
+        middle, half = _difference(wins[best], wins[i])
+        low = max(0.0, middle - half)
+    won = wins[i]
+    graded = Option(i, sum(won) / len(won), round(100 * low, 2),
+                    round(100 * max(0.0, middle), 2), grade(100 * low), i == best, len(won))
+    if graded.grade != GOOD:
+        graded.missed = missed(rules, state, moves[i], moves[best])
+        graded.reasons = [REASONS[rules.name][key] for key in graded.missed]
+    return graded
+
+
+def order(rules, state, moves: list, first: int = -1) -> list[int]:
+    """The order a review plays its options out in, so that a budget grades those that
+    matter: ``first`` (the move played), then by medium's weighing of the position each move
+    leaves, best first (equals: the canonical order)."""
+    worths = bots._worths(rules, state, moves)
+    return sorted(range(len(moves)), key=lambda i: (i != first, -worths[i], i))
+
+
+def _best(wins: list[bytearray], rated: list[int]) -> int:
+    """Of the ``rated`` options (in canonical order), the one with the highest share of wins
+    (the first of equals)."""
+    shares = [sum(wins[i]) / len(wins[i]) for i in rated]
+    return rated[shares.index(max(shares))]
 
 
 def _difference(best: bytearray, other: bytearray) -> tuple[float, float]:

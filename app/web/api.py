@@ -116,6 +116,7 @@ MESSAGES = {
     "not_arrived": N_("%(name)s hasn't opened this link yet: their time starts when it reaches "
                       "them."),
     "try_again": N_("Someone else changed this game at the same moment: try again."),
+    "name_taken": N_("%(name)s is another player's name: choose your own."),
     "own_seat": N_("Only %(name)s changes their own name and number (the host can change "
                    "anyone's on the game's first turn)."),
     "bot_easy_n": N_("Bot %(n)s (easy)"),
@@ -505,9 +506,21 @@ def _step_arg(played: Game) -> int:
     return int(step)
 
 
-def _for_good(response):
-    """An analysis answer depends only on the link and the step: cache it for good."""
-    response.cache_control.public = True
+def _for_good(work):
+    """The answer ``work()`` (a dict: analysis, in the analysis pool) gives, cached for good:
+    it depends only on the URL (the link, the step, and ``?lang=`` or else the table's
+    language, never the cookie or Accept-Language, so no Vary). ``private``: the URL holds
+    the game's link, a key to the game, which has no place in a shared cache or its logs; the
+    browser that asks has the link already. When the pool is full: 503 with Retry-After."""
+    try:
+        response = jsonify(work())
+    except review.Busy as busy:
+        response = jsonify(error={"code": "Busy", "message": i18n.say(review.BUSY)})
+        response.status_code = 503
+        response.headers["Retry-After"] = str(busy.retry_after)
+        response.cache_control.no_store = True
+        return response
+    response.cache_control.private = True
     response.cache_control.max_age = 365 * 24 * 3600
     response.cache_control.immutable = True
     return response
@@ -518,11 +531,13 @@ def chances(token):
     """Each seat's chance to win at ``?step=N`` (default: now), or after ``?steps=[...]``: the
     turn in progress on top of the link, as ``/moves`` takes it (its ``turn_steps``), so the
     page can ask after each of its own moves. From playing the rest of the game out with
-    medium bots (``ANALYSIS_PLAYOUTS`` times, 300 by default), seeded from the position, never
-    from the game's dice: the answer is the same for anyone, and cached for good."""
+    medium bots (``ANALYSIS_PLAYOUTS`` times, 300 by default, fewer when their steps reach
+    ``ANALYSIS_BUDGET``: ``playouts`` says how many), seeded from the position, never from the
+    game's dice: the answer is the same for anyone, and cached for good."""
     played, _ = load(token, _keys())
     step = _step_arg(played)
-    playouts = current_app.config.get("ANALYSIS_PLAYOUTS", 300)
+    config = current_app.config
+    playouts = config.get("ANALYSIS_PLAYOUTS", 300)
     steps = request.args.get("steps")
     if steps is not None:
         if "step" in request.args:
@@ -538,8 +553,12 @@ def chances(token):
         elif steps:
             raise TurnError(message("game_over"))
         step = len(played.match.steps)
-    return _for_good(jsonify({"step": step, "playouts": playouts,
-                              "chances": review.chances_at(played, step, playouts)}))
+
+    def work():
+        odds, games = review.chances_at(played, step, playouts, config.get("ANALYSIS_BUDGET"),
+                                        review.analysts(config))
+        return {"step": step, "playouts": games, "chances": odds}
+    return _for_good(work)
 
 
 MAX_STEPS_ARG = 8000  # characters of ``?steps=``: a long turn's steps, receipts included
@@ -550,20 +569,31 @@ def review_step(token):
     """The review of a person's choice between moves at ``?step=N``: each option's chance to win
     (for the player), the points of chance it gave up next to the best one (the cautious end of
     the estimate), its grade (good under 3 points, misstep under 10, blunder), and what it missed
-    next to the best, in the page's language. Cached for good like ``chances``."""
+    next to the best, in ``?lang=`` or else the table's language (so the URL alone decides the
+    answer). Within a budget (``ANALYSIS_BUDGET``): the move played is graded first, then
+    medium's favourites; options it didn't reach have a null grade, chance and loss and are
+    listed in ``not_graded``. Cached for good like ``chances``."""
     played, _ = load(token, _keys())
+    i18n.use_table_lang(played.header.lang)  # unless ?lang= says otherwise
     step = _step_arg(played)
     config = current_app.config
-    done = review.review_at(played, step, config.get("REVIEW_PLAYOUTS"), config.get("REVIEW_EXTRA"))
-    state, lang = done.pop("state"), i18n.page_lang()
-    color = played.header.seats[done["seat"]].color
-    moves = played.rules.legal_moves(state)
-    done["options"] = [
-        dict(move_view(played.rules, color, moves[o.index], lang), index=o.index,
-             chance=round(o.chance, 4), loss=round(o.loss, 1), grade=o.grade,
-             reasons=[i18n.say(r) for r in o.reasons], missed=list(o.missed))
-        for o in done["options"]]
-    return _for_good(jsonify(done))
+
+    def work():
+        done = review.review_at(played, step, config.get("REVIEW_PLAYOUTS"),
+                                config.get("REVIEW_EXTRA"), config.get("ANALYSIS_BUDGET"),
+                                review.analysts(config))
+        state, lang = done.pop("state"), i18n.page_lang()
+        color = played.header.seats[done["seat"]].color
+        moves = played.rules.legal_moves(state)
+        done["options"] = [
+            dict(move_view(played.rules, color, moves[o.index], lang), index=o.index,
+                 chance=None if o.chance is None else round(o.chance, 4),
+                 loss=None if o.loss is None else round(o.loss, 1), grade=o.grade,
+                 playouts=o.playouts, reasons=[i18n.say(r) for r in o.reasons],
+                 missed=list(o.missed))
+            for o in done["options"]]
+        return done
+    return _for_good(work)
 
 
 @bp.post("/games/<token>/moves")
@@ -995,8 +1025,13 @@ def _seat_changes(played: Game, changes, mover: int, first_turn: bool) -> list[S
         if not isinstance(name, str) or not isinstance(phone, (str, type(None))):
             raise BadRequest(message("seat_text"))
         name = clean_name(name) or seat.name
+        if name == clean_name(seat.name):  # as it was (a name from before the cleaning too)
+            name = seat.name
         if (name, phone) != (seat.name, seat.phone) and i != mover and not anyone:
             raise NotYours(message("own_seat", name=seat.name))
+        if name != seat.name and name.casefold() in {
+                clean_name(s.name).casefold() for j, s in enumerate(played.header.seats) if j != i}:
+            raise BadRequest(message("name_taken", name=name))
         try:
             if phone and phone != seat.phone:
                 phone = sms.normalize_phone(phone, PHONE_REGION[played.header.lang],

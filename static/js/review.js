@@ -2,7 +2,10 @@
 // position (/chances) or one decision (/review) per request, never computed by the turn's handler
 // nor carried in the link (docs/analysis.md, "Where the work runs"). The answers depend only on
 // the game, so they are kept: in memory by URL, and reviews and the luck positions in this
-// browser's localStorage by game and step, so nothing is computed twice.
+// browser's localStorage by game and step, so nothing is computed twice. Each answer has a
+// budget on the server: a review may leave options it couldn't reach "not graded" (the move
+// played is graded first), and a server whose analysis is full answers 503 with Retry-After,
+// which is waited out a few times before giving up.
 
 import { N_, _, lang } from "./i18n.js";
 import { allTime, countGame, fillTable } from "./alltime.js";
@@ -10,7 +13,7 @@ import { seatLabel } from "./board.js";
 
 const GRADES = { good: N_("Good"), misstep: N_("Misstep"), blunder: N_("Blunder") };
 const TEXT = {
-  grade: (grade) => _(GRADES[grade]),
+  grade: (grade) => (grade ? _(GRADES[grade]) : _("Not graded")),
   reviewing: () => _("Reviewing…"),
   progress: (done, total) => _("Reviewing the game: %(done)s of %(total)s moves",
     { done, total }),
@@ -24,15 +27,26 @@ const TEXT = {
 };
 
 const PARALLEL = 3;  // requests at once (reviews and the luck positions; the pills go on their own)
+const RETRIES = 4;   // 503s (the server's analysis is full) waited out before giving up
 const $ = (id) => document.getElementById(id);
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
-async function getJSON(url) {
-  const response = await fetch(url);
-  const data = await response.json().catch(() => null);
-  if (!response.ok || !data) {
-    throw new Error(data && data.error ? data.error.message : String(response.status));
+// The answer at `url`; a 503 is asked again after its Retry-After (and a random share more, so
+// pages don't all come back at once), unless `stale()` says it is no longer wanted.
+async function getJSON(url, stale = () => false) {
+  for (let attempt = 0; ; attempt += 1) {
+    const response = await fetch(url);
+    const data = await response.json().catch(() => null);
+    if (response.status === 503 && attempt < RETRIES && !stale()) {
+      const after = Number(response.headers.get("Retry-After")) || 3;
+      await sleep(1000 * after * (1 + Math.random()));
+      if (!stale()) continue;
+    }
+    if (!response.ok || !data) {
+      throw new Error(data && data.error ? data.error.message : String(response.status));
+    }
+    return data;
   }
-  return data;
 }
 
 // `task()` once fewer than PARALLEL run, in the order asked.
@@ -107,7 +121,7 @@ async function ask() {
   asking = true;
   let list = null;
   try {
-    list = (await getJSON(url)).chances;
+    list = (await getJSON(url, () => !wanted || wanted.url !== url)).chances;
     chances.set(url, list);
   } catch {
     // No pills rather than an error: the game goes on without them.
@@ -126,6 +140,8 @@ async function ask() {
 
 // The review of the person's decision at `step` of the game `v`, as the page keeps it: the move
 // played (label, grade, points lost, what it missed next to the best) and the best move's label.
+// A move the server's budget didn't reach has a null grade and loss ("not graded"); the server
+// grades the move played first, so that is rare.
 export function reviewOf(v, step) {
   return once(`boardpass:review:${gameKey(v)}:${step}`, (kept) => kept && kept.lang === lang,
     async () => {
@@ -143,15 +159,15 @@ function chanceOf(v, step) {
     async () => (await getJSON(chancesAt(v.token, step))).chances);
 }
 
-// Grade a feed line (a person's move at `step` of `v`): "Reviewing…", then Good, Misstep or
-// Blunder (a chip drawn by CSS from data-grade-label: the line's own text stays the move).
-// `fill(review)` may complete the line once the review is in (its move's label).
+// Grade a feed line (a person's move at `step` of `v`): "Reviewing…", then Good, Misstep,
+// Blunder or Not graded (a chip drawn by CSS from data-grade-label: the line's own text stays
+// the move). `fill(review)` may complete the line once the review is in (its move's label).
 export function markDecision(item, v, step, fill = null) {
   item.dataset.step = step;
   chip(item, "pending", TEXT.reviewing());
   reviewOf(v, step).then((r) => {
     if (fill) fill(r);
-    chip(item, r.grade, TEXT.grade(r.grade));
+    chip(item, r.grade || "ungraded", TEXT.grade(r.grade));
   }, () => {
     delete item.dataset.grade;
     delete item.dataset.gradeLabel;
@@ -231,9 +247,10 @@ function playerStats(v, reviews, odds, seat) {
   const mine = steps.map((step) => reviews.get(step));
   if (mine.some((r) => !r)) return COLUMNS.map(() => null);
   const count = (test) => mine.filter(test).length;
-  const lost = Math.round(mine.reduce((sum, r) => sum + r.loss, 0) * 10) / 10;
+  const graded = count((r) => r.grade);  // moves not graded count in no column
+  const lost = Math.round(mine.reduce((sum, r) => sum + (r.loss || 0), 0) * 10) / 10;
   return [
-    mine.length ? Math.round((100 * count((r) => r.grade === "good")) / mine.length) : "—",
+    graded ? Math.round((100 * count((r) => r.grade === "good")) / graded) : "—",
     count((r) => r.grade === "blunder"),
     count((r) => r.grade === "misstep"),
     count((r) => r.missed.includes("capture")),
@@ -253,7 +270,7 @@ function luckOf(v, reviews, odds, seat) {
     if (!odds.has(start) || !odds.has(end)) return null;
     luck += 100 * (odds.get(end)[seat] - odds.get(start)[seat]);
     for (const [step, s] of v.decisions) {
-      if (s === seat && step >= start && step < end) luck += reviews.get(step).loss;
+      if (s === seat && step >= start && step < end) luck += reviews.get(step).loss || 0;
     }
   }
   return Math.round(luck * 10) / 10;
@@ -299,7 +316,7 @@ function drawMistakes(v, reviews) {
   list.replaceChildren();
   for (const [step, seat] of v.decisions) {
     const r = reviews.get(step);
-    if (!r || r.grade === "good") continue;
+    if (!r || !r.grade || r.grade === "good") continue;
     const item = document.createElement("li");
     item.dataset.step = step;
     item.dataset.grade = r.grade;
