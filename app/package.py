@@ -65,6 +65,8 @@ PROJECT_FILES = (
     "static/*",
     "CHANGELOG.md",                                  # read by the What's new page
 )
+# What the build makes (git ignores it): it ships though git doesn't track it.
+BUILT_FILES = ("app/engine/*.so", "app/engine/native.json", "app/translations/*/LC_MESSAGES/*.mo")
 ZAPPA_FILES = ("handler.py", "zappa_settings.py", "package_info.json")  # Zappa writes these
 # Zappa adds an empty __init__.py at the top (and in any folder of modules that lacks one).
 
@@ -181,8 +183,24 @@ def site_packages_of(venv: Path) -> Path:
     return Path(venv) / "lib" / "python{}.{}".format(*sys.version_info) / "site-packages"
 
 
-def project_file_allowed(path: str) -> bool:
-    return any(fnmatch.fnmatchcase(path, pattern) for pattern in PROJECT_FILES)
+def project_file_allowed(path: str, tracked: set[str] | None = None) -> bool:
+    """Whether a project file ships: on the allow-list, and in a git checkout either tracked by
+    git or made by the build (the compiled engine, the catalogs), so that a stray
+    ``app/local_keys.py`` or ``static/.env`` never ships whatever its name."""
+    if not any(fnmatch.fnmatchcase(path, pattern) for pattern in PROJECT_FILES):
+        return False
+    return tracked is None or path in tracked or \
+        any(fnmatch.fnmatchcase(path, pattern) for pattern in BUILT_FILES)
+
+
+def tracked_files(root: Path = ROOT) -> set[str] | None:
+    """The files git tracks in the checkout at ``root`` (None: not a git checkout)."""
+    try:
+        listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], check=True,
+                                capture_output=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return {name for name in listed.decode().split("\0") if name}
 
 
 # -- Zappa's callbacks ---------------------------------------------------------------------------
@@ -260,10 +278,12 @@ def check_interpreter(runtime: str) -> str:
     return tag
 
 
-def allowed(names: list[str], chosen: dict, records: dict[str, str]) -> tuple[set[str], set[str]]:
+def allowed(names: list[str], chosen: dict, records: dict[str, str],
+            tracked: set[str] | None = None) -> tuple[set[str], set[str]]:
     """The entries of a zip (``names``) on the allow-list, and the top-level names it dropped.
     ``records`` maps each ``*.dist-info/RECORD`` in the zip to its text: a distribution that
-    Zappa swapped for a manylinux wheel lists its own files there."""
+    Zappa swapped for a manylinux wheel lists its own files there. ``tracked``: the checkout's
+    files git tracks (``tracked_files``)."""
     tops = set(ZAPPA_FILES)
     for dist in chosen.values():
         tops |= distribution_tops(dist)
@@ -278,7 +298,7 @@ def allowed(names: list[str], chosen: dict, records: dict[str, str]) -> tuple[se
         if "__pycache__/" in name or name.endswith((".pyc", ".pyo")):
             continue  # compiled again below, for the runtime's interpreter
         if top in PROJECT_TOP or name == "__init__.py":
-            ok = project_file_allowed(name) or name == "__init__.py"
+            ok = project_file_allowed(name, tracked) or name == "__init__.py"
         else:
             ok = top in tops
         if ok:
@@ -342,7 +362,7 @@ def rebuild(zip_path: Path, site_packages: Path, requirements: list[str], runtim
         names = old.namelist()
         records = {n: old.read(n).decode("utf-8", "replace") for n in names
                    if re.fullmatch(r"[^/]+\.dist-info/RECORD", n)}
-        kept, dropped = allowed(names, chosen, records)
+        kept, dropped = allowed(names, chosen, records, tracked_files())
         check_complete(kept, records, chosen, list(exclude_glob))
         with tempfile.TemporaryDirectory(prefix="boardpass-package-") as temp:
             tree = Path(temp) / "package"
@@ -402,7 +422,8 @@ def _too_new_for(runtime: str, tree: Path) -> list[str]:
         if path.is_file():
             needed = glibc_needed(path.read_bytes())
             if needed and needed > limit:
-                found.append(f"{path.relative_to(tree).as_posix()} (glibc {needed[0]}.{needed[1]})")
+                where = path.relative_to(tree).as_posix()
+                found.append(f"{where} (glibc {needed[0]}.{needed[1]})")
     return found
 
 

@@ -45,6 +45,11 @@ def test_deeply_nested_json_is_a_400_everywhere(client, path):
         assert response.json["error"]["code"] == "BadRequest"
 
 
+def test_a_body_of_unterminated_strings_is_refused_at_once(client):
+    response = client.post("/api/games", data='"\\' * 32000, content_type="application/json")
+    assert response.status_code == 400
+
+
 def test_deeply_nested_steps_in_a_query_are_a_400(client):
     token = create(client)["token"]
     response = client.get(f"/api/games/{token}/chances", query_string={"steps": "[" * 900})
@@ -81,7 +86,9 @@ def test_answers_that_carry_a_link_are_never_stored_and_https_asks_for_https(cli
                                                "color2": "red"})):
         assert response.headers["Cache-Control"] == "no-store"
         assert "Strict-Transport-Security" not in response.headers  # plain http: no HSTS
-    assert "no-store" not in client.get("/rules/parcheesi").headers.get("Cache-Control", "")
+    redirect = client.get(f"/api//games/{token}")  # werkzeug's slash merging: the link again
+    assert redirect.headers["Cache-Control"] == "no-store"
+    assert "no-store" not in client.get("/api/boards/parcheesi").headers["Cache-Control"]
     secure = client.get(f"/g/{token}", base_url="https://play.test")
     assert secure.headers["Strict-Transport-Security"] == "max-age=31536000"
 
@@ -129,25 +136,46 @@ def test_the_player_to_move_changes_only_their_own_name_and_number(client):
         game.header.seats[other].phone
 
 
-def test_the_host_sets_the_table_on_the_games_first_turn(client):
-    view = create(client)
-    host = view["host"]
-    if view["turn"] != host:  # the first turn is the other player's: they can't rename the host
-        steps = whole_turn(client, view)
-        seats = [{"name": s["name"]} for s in view["seats"]]
-        seats[host] = {"name": "Renamed"}
-        refused = client.post(f"/api/games/{view['token']}/turn",
-                              json={"seat": view["turn"], "steps": steps, "seats": seats})
-        assert refused.status_code == 403
-        view = client.post(f"/api/games/{view['token']}/turn",
-                           json={"seat": view["turn"], "steps": steps}).json
-        return
+def first_link(first_is_host: bool, names=("Ana", "Ben")) -> str:
+    """A new two-player game (host: seat 0) whose first turn is, or isn't, the host's."""
+    for n in range(100):
+        game = Game.new("parcheesi", [link.Seat(names[0], 0), link.Seat(names[1], 2)], KEYS,
+                        seed=n.to_bytes(8, "big"))
+        if (game.match.turn == 0) == first_is_host:
+            return game.token()
+    raise AssertionError("no such seed")
+
+
+@pytest.mark.parametrize("first_is_host", [True, False])
+def test_the_host_sets_the_table_on_the_games_first_turn(client, first_is_host):
+    view = client.get(f"/api/games/{first_link(first_is_host)}").json
     steps = whole_turn(client, view)
     seats = [{"name": s["name"]} for s in view["seats"]]
-    seats[1 - host] = {"name": "Bea", "phone": "+14155550123"}
+    other = 1 - view["turn"]
+    seats[other] = {"name": "Bea", "phone": "+14155550123"}
+    answer = client.post(f"/api/games/{view['token']}/turn",
+                         json={"seat": view["turn"], "steps": steps, "seats": seats})
+    if first_is_host:
+        assert answer.status_code == 200 and answer.json["seats"][other]["name"] == "Bea"
+    else:  # the first turn is the other player's: they can't rename the host
+        assert answer.status_code == 403
+
+
+def test_names_from_before_the_cleaning_and_names_of_others(client):
+    view = client.get(f"/api/games/{first_link(False, ('Mary  Jane', 'Jose'))}").json
+    me = view["turn"]
+    steps = whole_turn(client, view)
+    as_shown = [{"name": s["name"]} for s in view["seats"]]  # the page sends every name back
+    taken = [dict(n) for n in as_shown]
+    taken[me] = {"name": " mary jane "}
+    refused = client.post(f"/api/games/{view['token']}/turn",
+                          json={"seat": me, "steps": steps, "seats": taken})
+    assert refused.status_code == 400 and "another player's name" in \
+        refused.json["error"]["message"]
     done = client.post(f"/api/games/{view['token']}/turn",
-                       json={"seat": host, "steps": steps, "seats": seats})
-    assert done.status_code == 200 and done.json["seats"][1 - host]["name"] == "Bea"
+                       json={"seat": me, "steps": steps, "seats": as_shown})
+    assert done.status_code == 200, done.json  # "Mary  Jane" unchanged, not "changed" by another
+    assert done.json["seats"][0]["name"] == "Mary  Jane"
 
 
 def test_honest_links_stay_far_inside_servers_request_line_limits():

@@ -133,14 +133,16 @@ NEVER_SHIPPED = {"pytest", "_pytest", "mypy", "mypyc", "hypothesis", "playwright
 def package(tmp_path_factory):
     """``zappa package dev`` as Zappa's command line runs it (settings callback, prebuild script,
     package, zip callback), with a stray folder of keys and a stray keys file at the top of the
-    checkout, and a stray key inside ``app/`` (which Zappa copies: only the zip callback can
-    drop it), for as long as it takes."""
+    checkout, and a stray key and a stray module of settings inside ``app/`` (which Zappa
+    copies: only the zip callback can drop them; the module by its not being tracked by git),
+    for as long as it takes."""
     from zappa.cli import ZappaCLI
 
     out = tmp_path_factory.mktemp("package") / "boardpass-dev.zip"
     stray = f"{os.getpid()}-{os.urandom(4).hex()}"
     secrets_dir, keys_file = ROOT / f"secrets-{stray}", ROOT / f"keys-{stray}.json"
     key_in_app = ROOT / "app" / f"key-{stray}.pem"
+    module_in_app = ROOT / "app" / f"local_keys_{stray.replace('-', '_')}.py"
     loaded = set(sys.modules)
     with pytest.MonkeyPatch.context() as mp:
         mp.chdir(ROOT)
@@ -150,6 +152,7 @@ def package(tmp_path_factory):
             (secrets_dir / "keys.json").write_text('{"SIGNING_KEYS": "stray"}')
             keys_file.write_text('{"DICE_KEY": "stray"}')
             key_in_app.write_text("-----BEGIN PRIVATE KEY-----\n")
+            module_in_app.write_text('SIGNING_KEYS = "stray"\n')
             cli = ZappaCLI()
             cli.api_stage = "dev"
             cli.load_credentials = False
@@ -160,6 +163,7 @@ def package(tmp_path_factory):
         finally:
             keys_file.unlink(missing_ok=True)
             key_in_app.unlink(missing_ok=True)
+            module_in_app.unlink(missing_ok=True)
             shutil.rmtree(secrets_dir, ignore_errors=True)
     for name in {"i18n", "package"} - loaded:  # Zappa loads those files by path, as modules
         sys.modules.pop(name, None)            # of these names
@@ -263,7 +267,7 @@ def test_package_holds_the_app_and_nothing_else(package):
     if engine:  # python -m app build-native was run: the build ships with its record
         assert engine | {"app/engine/native.json"} <= names
     # The stray files at the top of the checkout, the development-only packages installed here.
-    assert not any(package.stray in n for n in names)
+    assert not any(package.stray in n or package.stray.replace("-", "_") in n for n in names)
     for dist in DEV_ONLY:
         metadata.distribution(dist)  # installed, so leaving it out means something
     assert not (tops(names) & NEVER_SHIPPED), tops(names) & NEVER_SHIPPED

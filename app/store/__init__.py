@@ -79,7 +79,8 @@ def open_store(url: str | None, clock: Callable[[], float] = time.time) -> Store
     if parts.scheme == "sqlite":
         path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else ""
         if not path:
-            raise ValueError("STORE_URL: sqlite:///relative/path.db or sqlite:////absolute/path.db")
+            raise ValueError("STORE_URL: sqlite:///relative/path.db or "
+                             "sqlite:////absolute/path.db")
         from app.store.sqlite import SQLiteStore
 
         return SQLiteStore(Path(path), clock)

@@ -53,8 +53,10 @@ def create_app(config: dict | None = None) -> Flask:
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")  # links are game keys
-        if carries_a_link(request.path) and "Cache-Control" not in response.headers:
-            response.headers["Cache-Control"] = "no-store"  # a link is a key: no cache keeps it
+        if "Cache-Control" not in response.headers and not request.path.startswith("/static/"):
+            # Pages, errors and redirects may hold a game's link (a key): no cache keeps them
+            # unless they say so themselves (the boards, the client's words, the analysis).
+            response.headers["Cache-Control"] = "no-store"
         if request.is_secure:
             response.headers.setdefault("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
         return response
@@ -71,12 +73,6 @@ def _log_exception(app: Flask, exc_info) -> None:
     link is the key to a seat, and logs are read by more people than play."""
     path = _LINK_IN_PATH.sub(r"\1<link>", request.path)
     app.logger.error("Exception on %s [%s]", path, request.method, exc_info=exc_info)
-
-
-def carries_a_link(path: str) -> bool:
-    """Whether an answer to ``path`` holds a game's link: its page, the API's answers about a
-    game, a new game (its address, or the redirect to it)."""
-    return path.startswith(("/g/", "/api/games", "/new"))
 
 
 def _languages(app: Flask) -> None:

@@ -43,7 +43,8 @@ def ledger() -> Ledger:
 
 
 def outbox() -> Outbox:
-    return Outbox(store(), current_app.config["KEYS"].phone, Limits.from_config(current_app.config))
+    config = current_app.config
+    return Outbox(store(), config["KEYS"].phone, Limits.from_config(config))
 
 
 def device() -> str | None:
