@@ -105,3 +105,11 @@ def test_every_operation_on_real_links_answers_as_documented(api, games, operati
         case.call_and_validate()
 
     check()
+
+
+def test_sequences_of_calls_following_the_documents_links_answer_as_documented(api):
+    """schemathesis's stateful run: from createGame (its documented example makes real games)
+    along the document's links to every operation on the new game's link."""
+    api.as_state_machine().run(settings=settings(
+        max_examples=20, stateful_step_count=6, deadline=None, database=None, derandomize=True,
+        suppress_health_check=list(HealthCheck)))
