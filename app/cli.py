@@ -361,26 +361,37 @@ def _wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 ANALYSIS_TABLES = (("parcheesi", 4), ("red-arse", 4), ("red-arse", 6), ("ludo", 4))
 
 
-def bot_game(rules, players: int, rng: random.Random) -> tuple[list, int]:
-    """A game of medium bots with ``rng``'s dice: every position it passed through (copies, at
-    rolls, decisions and claims) and the winner (Ludo: the first to finish)."""
+def play_out(rules, players: int, rng: random.Random, choose, seen: list | None = None):
+    """A game from a fresh table with ``rng``'s dice, every re-roll claimed and each move the
+    one ``choose(state, moves)`` picks (its index); ``seen`` collects every position passed
+    through (copies, at rolls, decisions and claims). Returns the first position and the
+    winner (Ludo: the first to finish)."""
     from app.engine import analysis
     from app.engine.games import default_colors
 
     state = rules.initial(default_colors(rules.name, players, getattr(rules, "options", 0)),
                           rng.randrange(players))
-    seen = []
+    start = state.copy()
     while analysis.winner(state) is None:
-        seen.append(state.copy())
+        if seen is not None:
+            seen.append(state.copy())
         if state.phase == ROLL:
             rules.roll(state, tuple(rng.randint(1, 6) for _ in range(rules.dice_count)))
         elif state.phase == CLAIM:
             rules.claim(state, True)
         else:
             moves = rules.legal_moves(state)
-            rules.play(state, moves[0] if len(moves) == 1 else
-                       moves[bots.medium(rules, state, moves)])
-    return seen, analysis.winner(state)
+            rules.play(state, moves[choose(state, moves)])
+    return start, analysis.winner(state)
+
+
+def bot_game(rules, players: int, rng: random.Random) -> tuple[list, int]:
+    """A game of medium bots with ``rng``'s dice: every position it passed through (copies, at
+    rolls, decisions and claims) and the winner (Ludo: the first to finish)."""
+    seen = []
+    _, winner = play_out(rules, players, rng, lambda state, moves: 0 if len(moves) == 1 else
+                         bots.medium(rules, state, moves), seen)
+    return seen, winner
 
 
 def _middle(positions: list):
@@ -426,27 +437,22 @@ def widest_bench(game: str, players: int, games: int = 300, keep: int = 5,
     also without it (as before the budget); and the chance to win from the start of each
     game (the longest playouts there are), within the budget."""
     from app.engine import analysis
-    from app.engine.games import default_colors
 
     rules = rules_for(game, table_options(game, players))
     widest = []  # (-width, game number, position, the move played)
     starts = []  # the first ``keep`` games' first positions
     for number in range(games):
         rng = random.Random(f"widest/{number}")
-        state = rules.initial(default_colors(game, players, getattr(rules, "options", 0)),
-                              rng.randrange(players))
-        start, wide = state.copy(), None
-        while analysis.winner(state) is None:
-            if state.phase == ROLL:
-                rules.roll(state, tuple(rng.randint(1, 6) for _ in range(rules.dice_count)))
-            elif state.phase == CLAIM:
-                rules.claim(state, True)
-            else:
-                moves = rules.legal_moves(state)
-                chosen = rng.randrange(len(moves))
-                if wide is None or len(moves) > -wide[0]:
-                    wide = (-len(moves), number, state.copy(), chosen)
-                rules.play(state, moves[chosen])
+        wide = None
+
+        def choose(state, moves):  # a random move, remembering the widest decision
+            nonlocal wide
+            chosen = rng.randrange(len(moves))
+            if wide is None or len(moves) > -wide[0]:
+                wide = (-len(moves), number, state.copy(), chosen)
+            return chosen
+
+        start, _ = play_out(rules, players, rng, choose)
         if wide is not None and -wide[0] > 1:
             widest.append(wide)
         if number < keep:

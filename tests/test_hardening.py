@@ -8,6 +8,7 @@ import pytest
 from app import link
 from app.keys import Keys
 from app.play import Game
+from test_link_safety import whole_turn  # a turn's steps: roll, then the first move
 
 KEYS = Keys.for_tests("hardening")
 PLAYERS = [{"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]
@@ -18,18 +19,6 @@ def create(client, players=PLAYERS, **extra) -> dict:
     response = client.post("/api/games", json={"game": "parcheesi", "players": players, **extra})
     assert response.status_code == 201, response.json
     return response.json
-
-
-def whole_turn(client, view) -> list:
-    steps = []
-    while True:
-        steps.append("roll" if view["phase"] == "roll" else
-                     {k: view["legal"][0][k] for k in ("from", "to", "values")})
-        after = client.post(f"/api/games/{view['token']}/moves",
-                            json={"seat": view["turn"], "steps": steps}).json
-        if after["turn_over"]:
-            return steps
-        view = dict(after, token=view["token"])
 
 
 # -- no 500 on any input --------------------------------------------------------------------------
