@@ -10,9 +10,8 @@ waiting out a 503's Retry-After as the page does. Each phase reports the turns' 
 milliseconds (median, p99) and what the analysis clients got.
 
 ``workers`` is the server's ``ANALYSIS_WORKERS``: the analysis processes (by default one per
-core but one, at least one); 0 runs the analysis in the request threads (one at a time), as
-before they had processes of their own (each answer still within its budget), to show what
-the processes are for.
+core but one, at least one); 0 runs the analysis in the request threads (one at a time, each
+answer still within its budget), to show what the processes are for.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ import http.client
 import json
 import os
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,15 +35,13 @@ def serve(port_file: str, workers: int | None) -> None:
 
     from werkzeug.serving import make_server
 
+    from app.cli import bench_app
     from app.keys import Keys
-    from app.web import create_app
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    config = {"KEYS": Keys.for_tests(KEYS_LABEL), "PUBLIC_URL": "https://load.test",
-              "STORE_URL": f"sqlite:///{tempfile.mkdtemp(prefix='boardpass-load-')}/store.db"}
-    if workers is not None:
-        config["ANALYSIS_WORKERS"] = workers
-    server = make_server("127.0.0.1", 0, create_app(config), threaded=True)
+    config = {} if workers is None else {"ANALYSIS_WORKERS": workers}
+    server = make_server("127.0.0.1", 0, bench_app(Keys.for_tests(KEYS_LABEL), **config),
+                         threaded=True)
     with open(port_file, "w") as out:
         out.write(str(server.server_port))
     try:
@@ -101,13 +97,6 @@ def _request(port: int, method: str, path: str, body=None) -> tuple[int, dict, f
         connection.close()
 
 
-def _spread(values: list[float]) -> dict:
-    ordered = sorted(values)
-    return {"median": round(statistics.median(ordered), 1),
-            "p99": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 1),
-            "max": round(ordered[-1], 1)}
-
-
 def _play(port: int, turns: list, interval: float) -> list[float]:
     """Each turn as a page plays it (open the link, send the turn), one every ``interval``
     seconds: their milliseconds."""
@@ -127,6 +116,8 @@ def _play(port: int, turns: list, interval: float) -> list[float]:
 def analysis_load(turns: int = 300, clients: int = 8, workers: int | None = None,
                   games: int = 300, interval: float = 0.05) -> dict:
     """Turn times alone and under ``clients`` analysis clients (see the module's docstring)."""
+    from app.cli import spread
+
     jobs = _turns(2 * turns)
     asks = _asks(games)
     with tempfile.TemporaryDirectory() as folder:
@@ -179,8 +170,8 @@ def analysis_load(turns: int = 300, clients: int = 8, workers: int | None = None
                 server.wait()
     return {"workers": "the default (one per core but one)" if workers is None else workers,
             "cores": os.cpu_count(), "turns": len(alone), "turn_every_s": interval,
-            "turn_ms_alone": _spread(alone),
-            "turn_ms_under_analysis": _spread(loaded),
+            "turn_ms_alone": spread(alone, 1),
+            "turn_ms_under_analysis": spread(loaded, 1),
             "analysis_clients": clients,
             "analysis_answers": {str(k): v for k, v in sorted(answers.items())},
-            "analysis_s_when_answered": _spread(seconds) if seconds else None}
+            "analysis_s_when_answered": spread(seconds, 1) if seconds else None}

@@ -191,7 +191,7 @@ def repeat(work: str, game: str, players: int, count: int, times: int) -> dict:
 def api_bench(finished: list[Game], keys: Keys) -> dict:
     """Server time per API call (Flask in process, no network), median over the games given:
     reading a finished game, and, halfway through each game, rolling and finishing a turn."""
-    client = _bench_app(keys).test_client()
+    client = bench_app(keys).test_client()
     timings = {"read_finished": [], "roll": [], "finish_turn": []}
 
     def timed(name, call):
@@ -210,16 +210,25 @@ def api_bench(finished: list[Game], keys: Keys) -> dict:
     return {name: round(statistics.median(t) * 1000, 2) for name, t in timings.items()}
 
 
-def _bench_app(keys: Keys, store_url: str | None = None):
+def bench_app(keys: Keys, store_url: str | None = None, **config):
     """The app for a bench: a store of its own (a new SQLite file unless ``store_url``), so
-    runs never meet an earlier run's links."""
+    runs never meet an earlier run's links; ``config`` adds settings."""
     import tempfile
 
     from app.web import create_app
 
-    if store_url is None:
+    if not store_url:
         store_url = f"sqlite:///{tempfile.mkdtemp(prefix='boardpass-bench-')}/store.db"
-    return create_app({"KEYS": keys, "PUBLIC_URL": "https://bench.test", "STORE_URL": store_url})
+    return create_app({"KEYS": keys, "PUBLIC_URL": "https://bench.test", "STORE_URL": store_url,
+                       **config})
+
+
+def spread(values: list[float], digits: int = 2) -> dict:
+    """Median, 99th percentile and max of a bench's timings."""
+    ordered = sorted(values)
+    return {"median": round(statistics.median(ordered), digits),
+            "p99": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], digits),
+            "max": round(ordered[-1], digits)}
 
 
 def _a_turn(played: Game) -> tuple[str, int, list]:
@@ -255,7 +264,7 @@ def bot_turn_bench(games: int = BOT_TURN_GAMES) -> dict:
     keys = Keys.for_tests(SIM_KEYS_LABEL)
     options = ludo_options(6)
     seats = [link.Seat("Ana", 0)] + [link.Seat(f"Bot {i + 1}", i, bot=2) for i in range(1, 6)]
-    client = _bench_app(keys).test_client()
+    client = bench_app(keys).test_client()
     timings, bot_steps = [], []
     for number in range(games):
         seed = simulation_seed("bench/bots", number)
@@ -434,7 +443,7 @@ def widest_bench(game: str, players: int, games: int = 300, keep: int = 5,
     """CPU seconds for the reviews of the widest decisions of ``games`` games of random moves
     (each game's widest decision, then the ``keep`` widest of those), within the analysis
     budget (the move the game played graded first, as the API does), and with ``unbounded``
-    also without it (as before the budget); and the chance to win from the start of each
+    also without it; and the chance to win from the start of each
     game (the longest playouts there are), within the budget."""
     from app.engine import analysis
 

@@ -2,8 +2,9 @@
 request gets the same answer, a deadline counts from when a link reached its player, and "I'm
 back" is never lost.
 
-One entry per game, under its seed: the newest link (its digest and the token itself, to answer
-a repeated request with the same link, never shown to the holder of an older one), its step and
+One entry per game, under its seed: the newest link (the token itself, to tell it from older
+ones and to answer a repeated request with the same link, never shown to the holder of an older
+one), its step and
 seat to move, the link and request it was made from, who made it (a digest of the browser's
 ``device`` cookie), when it first reached its player, and the players who said "I'm back" since.
 The game itself stays in the link: losing this entry loses no game, and every write is a
@@ -11,7 +12,7 @@ compare-and-swap on the entry's version, so of two requests racing from one link
 moves the game on.
 
 A link is *current* when it is the newest the store knows of, or when the store knows of no
-link of its game as far on (a game from before the store, or whose entry expired). Anything
+link of its game as far on (a game it never recorded, or whose entry expired). Anything
 else is an older link: read-only.
 """
 
@@ -50,7 +51,6 @@ class Standing:
 
     key: str
     token: str  # this link
-    link: str  # this link's digest
     step: int  # this link's steps
     turn: int | None  # this link's seat to move (None: the game is over)
     entry: Entry | None
@@ -60,14 +60,18 @@ class Standing:
         return self.entry.data if self.entry else {}
 
     @property
+    def link(self) -> str:
+        """This link's digest, as an entry names the link its newest was made from."""
+        return digest(self.token)
+
+    @property
     def current(self) -> bool:
-        return self.entry is None or self.data["link"] == self.link or \
-            self.step > self.data["step"]
+        return self.entry is None or self.known or self.step > self.data["step"]
 
     @property
     def known(self) -> bool:
         """Whether the store has this very link as the newest (not only "nothing newer")."""
-        return self.entry is not None and self.data["link"] == self.link
+        return self.entry is not None and self.data["token"] == self.token
 
     def repeats(self, ask: str, device: str | None) -> bool:
         """Whether the newest link was made from this one by this very request, from the same
@@ -103,11 +107,11 @@ class Ledger:
         """Where the link ``token`` (of the game ``seed``, at ``step`` with ``turn`` to move)
         stands: one read."""
         key = "game#" + seed.hex()
-        return Standing(key, token, digest(token), step, turn, self.store.get(key))
+        return Standing(key, token, step, turn, self.store.get(key))
 
     def again(self, standing: Standing) -> Standing:
         """The same link's standing read anew (after a write another request won)."""
-        return Standing(standing.key, standing.token, standing.link, standing.step, standing.turn,
+        return Standing(standing.key, standing.token, standing.step, standing.turn,
                         self.store.get(standing.key))
 
     def newest(self, standing: Standing) -> Standing | None:
@@ -117,14 +121,13 @@ class Ledger:
         if standing.current or not token:
             return None
         data = standing.data
-        return Standing(standing.key, token, data["link"], data["step"], data["turn"],
-                        standing.entry)
+        return Standing(standing.key, token, data["step"], data["turn"], standing.entry)
 
     def begin(self, seed: bytes, token: str, step: int, turn: int | None,
               device: str | None) -> Standing | None:
         """Record a new game's first link, made by ``device`` (whose opening it isn't an
         arrival)."""
-        first = Standing("game#" + seed.hex(), token, digest(token), step, turn, None)
+        first = Standing("game#" + seed.hex(), token, step, turn, None)
         data = dict(self._newest(first), by=digest(device) if device else None)
         return self._write(first, data, BEGIN_DAYS)
 
@@ -136,12 +139,9 @@ class Ledger:
         new link's standing, or None when another request moved the game on first (nothing was
         written). Every write below answers the same way. "I'm back"s other than the
         ``applied`` ones (said since the link was read) wait for the new link."""
-        data = {"link": digest(token), "step": step, "turn": turn, "token": token,
-                "from": standing.link, "ask": ask, "start": start,
-                "by": digest(device) if device else None, "opened": None,
+        data = {"token": token, "step": step, "turn": turn, "from": standing.link, "ask": ask,
+                "start": start, "by": digest(device) if device else None, "opened": None,
                 "backs": [seat for seat in standing.backs if seat not in applied]}
-        if standing.entry and "rematch" in standing.data:  # a rematch once made stays made
-            data["rematch"] = standing.data["rematch"]
         return self._write(standing, data)
 
     def reached(self, standing: Standing, when: float, device: str | None = None,
@@ -178,11 +178,9 @@ class Ledger:
         store had none for it)."""
         if standing.known:
             return dict(standing.data, backs=list(standing.data.get("backs", [])))
-        return {"link": standing.link, "step": standing.step, "turn": standing.turn,
-                "token": standing.token,
+        return {"token": standing.token, "step": standing.step, "turn": standing.turn,
                 "from": None, "ask": None, "start": None, "by": None, "opened": None,
-                "backs": [], **({"rematch": standing.data["rematch"]}
-                                if standing.data.get("rematch") else {})}
+                "backs": []}
 
     def _write(self, standing: Standing, data: dict, days: int = ENTRY_DAYS) -> Standing | None:
         """Write ``data`` over the entry ``standing`` read (compare-and-swap on its version):
@@ -195,5 +193,5 @@ class Ledger:
                 standing.key, standing.entry.version, data, expires) else None
         if version is None:
             return None
-        return Standing(standing.key, data["token"], data["link"], data["step"], data["turn"],
+        return Standing(standing.key, data["token"], data["step"], data["turn"],
                         Entry(data, version))

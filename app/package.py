@@ -519,7 +519,7 @@ print(json.dumps({
 """
 
 # The Lambda runtime's own libraries, for a package that imports boto3 at start.
-RUNTIME_LIBRARIES = ("boto3", "botocore", "s3transfer", "jmespath", "dateutil", "six")
+RUNTIME_LIBRARIES = LAMBDA_PROVIDES + ("dateutil", "six")
 
 
 def cold_start(zip_path: Path, runs: int = 5, with_boto3: bool = False) -> dict:

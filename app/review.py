@@ -18,13 +18,9 @@ grows.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
-from concurrent.futures.process import BrokenProcessPool
 
 from app import link
 from app.engine import analysis
@@ -151,7 +147,7 @@ class Analysts:
         self._admitted = threading.BoundedSemaphore(self.places)
         self._inline = threading.Lock()
         self._guard = threading.Lock()
-        self._executor: ProcessPoolExecutor | None = None
+        self._executor = None  # a ProcessPoolExecutor, made at the first job (not at start-up)
 
     def run(self, job, *args):
         """``job(*args)`` in a worker; ``Busy`` when every place is taken."""
@@ -161,19 +157,29 @@ class Analysts:
             if not self.workers:
                 with self._inline:
                     return job(*args)
+            from concurrent.futures.process import BrokenProcessPool
+
+            future = None
             try:
-                return self._pool().submit(job, *args).result(timeout=JOB_TIMEOUT)
+                future = self._pool().submit(job, *args)
+                return future.result(timeout=JOB_TIMEOUT)
             except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
                 self._reset()
                 raise Busy() from None
-            except FutureTimeout:
+            except TimeoutError:  # its place is freed: so is its turn in the queue
+                future.cancel()
                 raise Busy() from None
         finally:
             self._admitted.release()
 
-    def _pool(self) -> ProcessPoolExecutor:
+    def _pool(self):
+        import atexit
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         with self._guard:
             if self._executor is None:
+                atexit.register(self.close)  # before the interpreter tears its modules down
                 # Spawned, not forked: the server has threads, and a fork copies their locks.
                 self._executor = ProcessPoolExecutor(
                     self.workers, multiprocessing.get_context("spawn"), _worker_starts)

@@ -12,7 +12,7 @@ Cold start matters (AWS Lambda): importing this module imports neither ``twilio`
 nor ``phonenumbers``; each is imported by the functions that need it.
 
 The server only texts mobile numbers, in the countries a deployment chooses (``normalize_phone``
-when a number is typed, ``textable`` and ``deliver`` when a text goes out), and the names it puts
+when a number is typed, ``refused`` and ``deliver`` when a text goes out), and the names it puts
 in a text carry no links and no phone numbers (``turn_message``): nobody can make it text a
 premium-rate number, or text their own advertisement from our number.
 
@@ -40,13 +40,16 @@ from app.engine.text import N_, Text
 from app.i18n import translate
 
 __all__ = ["Delivery", "deliver", "gsm7_length", "normalize_phone",
-           "played_for_you_message", "results_message", "segments", "sms_href", "textable",
+           "played_for_you_message", "results_message", "segments", "sms_href", "refused",
            "turn_message"]
 
 _log = logging.getLogger(__name__)
 
 TIMEOUT_SECONDS = 10.0
 """Connect and read timeout for the Twilio request; no retries (a retried POST can text twice)."""
+
+SERVICE_DOWN = N_("Text messages are not working right now. Send the link yourself.")
+"""What a player is told when texting fails on our side."""
 
 NAME_CHARS = 20
 """Longest player name put in a text, after cleaning: a name, not room for a message."""
@@ -383,19 +386,6 @@ def normalize_phone(text: str, region: str = "US",
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
 
 
-def textable(e164: str | None, countries: str | Iterable[str] | None = None) -> bool:
-    """Whether the server texts ``e164``: ``normalize_phone``'s mobile and country checks on a
-    number it gave, at the time of sending (a link made earlier may carry a number that the
-    deployment no longer texts). False, never an exception, for anything else.
-
-    >>> textable("+12015550123"), textable("+12015550123", {"AR"}), textable("+19005550199")
-    (True, False, False)
-    >>> textable("+15551234567"), textable("+442079460958"), textable("2015550123")
-    (False, False, False)
-    """
-    return _why_not(e164, _country_codes(countries)) is None
-
-
 def _why_not(e164: str | None, codes: tuple[str, ...] | None) -> str | None:
     """Why the server does not text ``e164`` ("unknown", "type", "country"), or None."""
     text = str(e164 or "").strip()
@@ -508,7 +498,7 @@ def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ,
             countries: str | Iterable[str] | None = None) -> Delivery:
     """Text ``body`` to ``to`` (E.164, from ``normalize_phone``) through Twilio. Never raises.
 
-    Only a number that ``textable(to, countries)`` is sent to: any other (a link made before
+    Only a number that ``refused(to, countries)`` lets through is sent to: any other (a link made before
     the rules or ``countries`` changed may carry one) is ``Delivery("failed", error=...)``
     without a request to Twilio. ``countries`` empty (no country texted) is like no
     configuration: ``Delivery("not-configured")``.
@@ -549,7 +539,7 @@ def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ,
     api_base = _setting(environ, "TWILIO_API_BASE")
     if api_base and not _api_base_allowed(api_base):
         _log.error("TWILIO_API_BASE must be an https URL, or http to localhost: %r", api_base)
-        return Delivery("failed", error=_service_down())
+        return Delivery("failed", error=SERVICE_DOWN)
 
     try:
         import requests  # twilio's own HTTP library, so it is there whenever twilio is
@@ -558,7 +548,7 @@ def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ,
         from twilio.rest import Client
     except ImportError:
         _log.exception("twilio is configured but cannot be imported")
-        return Delivery("failed", error=_service_down())
+        return Delivery("failed", error=SERVICE_DOWN)
 
     try:
         client = Client(sid, token, environment=dict(environ),
@@ -581,10 +571,10 @@ def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ,
                                            "link yourself."))
     except requests.RequestException as error:
         _log.warning("Twilio could not be reached: %s", type(error).__name__)
-        return Delivery("failed", error=_service_down())
+        return Delivery("failed", error=SERVICE_DOWN)
     except Exception:  # the contract is "never raises": the player can always send by hand
         _log.exception("Unexpected error while texting through Twilio")
-        return Delivery("failed", error=_service_down())
+        return Delivery("failed", error=SERVICE_DOWN)
 
     if message.status in ("failed", "undelivered"):
         _log.warning("Twilio took message %s as %s: %s %s", message.sid, message.status,
@@ -642,7 +632,7 @@ def _rest_failure(to: str, status: int | None, code: int | None, text: str | Non
     if status in (400, 422) and said:  # a problem with this text, e.g. too long
         return Delivery("failed", error=Text("The text could not be sent: %(said)s Send the "
                                              "link yourself.", said=said))
-    return Delivery("failed", error=_service_down())  # 401/403 (our keys), 429, 5xx
+    return Delivery("failed", error=SERVICE_DOWN)  # 401/403 (our keys), 429, 5xx
 
 
 def _twilio_said(text: str | None) -> str:
@@ -661,6 +651,3 @@ def _number_error(to: str, said: str) -> str:
     return Text("The number %(to)s could not receive the text: %(said)s Send the link "
                 "yourself.", to=to, said=said)
 
-
-def _service_down() -> str:
-    return N_("Text messages are not working right now. Send the link yourself.")

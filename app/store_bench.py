@@ -13,6 +13,7 @@ import logging
 import os
 import statistics
 import time
+from unittest.mock import patch
 
 from app.keys import Keys
 from app.store import Store, open_store
@@ -55,15 +56,11 @@ def store_bench(url: str | None, games: int = 20, turns: int = 10) -> dict:
     """Store calls per page view, ``/moves`` and ``/turn``, and the store's and the server's
     milliseconds per turn (median, p99), over ``games`` 4-player Parcheesi games of ``turns``
     turns each."""
-    import tempfile
+    from app.cli import bench_app, spread
 
-    from app.web import create_app
-
-    if not url:
-        url = f"sqlite:///{tempfile.mkdtemp(prefix='boardpass-store-bench-')}/store.db"
-    app = create_app({"KEYS": Keys.for_tests("store-bench"), "PUBLIC_URL": "https://bench.test",
-                      "STORE_URL": url, "TEXTS_PER_NUMBER_HOUR": 10**6,
-                      "TEXTS_PER_NUMBER_DAY": 10**6, "TEXTS_PER_DAY": 10**6})
+    app = bench_app(Keys.for_tests("store-bench"), url, TEXTS_PER_NUMBER_HOUR=10**6,
+                    TEXTS_PER_NUMBER_DAY=10**6, TEXTS_PER_DAY=10**6)
+    url = app.config["STORE_URL"]
     metered = Metered(open_store(url))
     app.extensions["boardpass.store"] = metered
     client = app.test_client()
@@ -78,10 +75,8 @@ def store_bench(url: str | None, games: int = 20, turns: int = 10) -> dict:
         calls[kind].append(metered.calls - before_calls)
         return response.json, metered.seconds - before_seconds, time.perf_counter() - start
 
-    saved = {name: os.environ.get(name) for name in _TWILIO}
-    os.environ.update(_TWILIO)
     logging.getLogger("app.sms").setLevel(logging.ERROR)  # the texts fail on purpose
-    try:
+    with patch.dict(os.environ, _TWILIO):
         for _ in range(games):
             players = [{"name": f"P{i}", "color": color, "phone": PHONES[i]}
                        for i, color in enumerate(("yellow", "blue", "red", "green"))]
@@ -105,24 +100,12 @@ def store_bench(url: str | None, games: int = 20, turns: int = 10) -> dict:
                 server_ms.append((took + longer) * 1000)
                 if view["phase"] == "over":
                     break
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
         metered.close()
     return {"store": url.split("?")[0], "turns": len(store_ms),
             "store_calls": {kind: round(statistics.mean(n), 2) for kind, n in calls.items()},
-            "store_ms_per_turn": _spread(store_ms), "server_ms_per_turn": _spread(server_ms)}
+            "store_ms_per_turn": spread(store_ms), "server_ms_per_turn": spread(server_ms)}
 
 
 # Twilio "configured", at a port where nothing listens: texts fail at once.
 _TWILIO = {"TWILIO_ACCOUNT_SID": "AC" + "0" * 32, "TWILIO_AUTH_TOKEN": "bench",
            "TWILIO_FROM": "+12015550100", "TWILIO_API_BASE": "http://127.0.0.1:9"}
-
-
-def _spread(values: list[float]) -> dict:
-    ordered = sorted(values)
-    return {"median": round(statistics.median(ordered), 2),
-            "p99": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 2)}

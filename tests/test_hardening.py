@@ -195,3 +195,21 @@ def test_an_unexpected_error_logs_no_link(client, caplog, monkeypatch):
     logged = "\n".join(r.getMessage() for r in caplog.records)
     assert "Exception on /api/games/<link> [GET]" in logged and token not in logged
     assert token not in caplog.text
+
+
+def test_analysis_of_a_game_is_bounded_per_hour_and_a_repeat_is_free(client):
+    client.application.config.update(ANALYSIS_PLAYOUTS=10, ANALYSIS_WORKERS=0,
+                                     ANALYSIS_PER_GAME_HOUR=2)
+    token = create(client)["token"]
+    first = client.get(f"/api/games/{token}/chances?step=0")
+    assert first.status_code == 200
+    for _ in range(5):  # the same question again: answered from memory, not counted
+        again = client.get(f"/api/games/{token}/chances?step=0")
+        assert again.status_code == 200 and again.json == first.json
+    assert client.get(f"/api/games/{token}/chances?step=0&lang=es").status_code == 200
+    refused = client.get(f"/api/games/{token}/chances?step=0&lang=en")
+    assert refused.status_code == 429 and refused.json["error"]["code"] == "TooMuchAnalysis"
+    assert 0 < int(refused.headers["Retry-After"]) <= 3600
+    assert refused.headers["Cache-Control"] == "no-store"
+    other = create(client)["token"]  # another game has its own count
+    assert client.get(f"/api/games/{other}/chances?step=0").status_code == 200

@@ -14,6 +14,7 @@ from app import link
 from app.keys import Keys
 from app.play import Game
 from app.web import create_app
+from test_api import play_until_turn_over
 
 KEYS = Keys.for_tests("safety")
 T0 = 1_800_000_000.0
@@ -55,31 +56,9 @@ def new_game(browser, deadline_hours: int = 0, phones=(ANA, BEN)) -> dict:
     return response.json
 
 
-def whole_turn(browser, view) -> list:
-    """A turn's steps: roll, then the first legal move, until the turn passes."""
-    steps = []
-    while True:
-        steps.append("roll" if view["phase"] == "roll" else
-                     {k: view["legal"][0][k] for k in ("from", "to", "values")})
-        after = browser.post(f"/api/games/{view['token']}/moves",
-                             json={"seat": view["turn"], "steps": steps})
-        assert after.status_code == 200, after.json
-        if after.json["turn_over"]:
-            return steps
-        view = dict(after.json, token=view["token"])
-
-
-def other_turn(browser, view) -> list:
-    """A different way to play the same turn (the last legal move each time), if there is one."""
-    steps = []
-    while True:
-        steps.append("roll" if view["phase"] == "roll" else
-                     {k: view["legal"][-1][k] for k in ("from", "to", "values")})
-        after = browser.post(f"/api/games/{view['token']}/moves",
-                             json={"seat": view["turn"], "steps": steps}).json
-        if after["turn_over"]:
-            return steps
-        view = dict(after, token=view["token"])
+def whole_turn(browser, view, pick: int = 0) -> list:
+    """A turn's steps: roll, then the legal move at ``pick`` (the first; -1: the last)."""
+    return play_until_turn_over(browser, view, pick)[0]
 
 
 # -- 1. a text goes out at most once per game step and recipient --------------------------------
@@ -193,7 +172,7 @@ def test_an_older_link_is_read_only_on_every_phone(app):
     view = new_game(ana)
     while True:  # on to a turn that can be played two ways
         turn = {"seat": view["turn"], "steps": whole_turn(ana, view)}
-        fork = other_turn(ana, view)
+        fork = whole_turn(ana, view, -1)
         if fork != turn["steps"]:
             break
         view = ana.post(f"/api/games/{view['token']}/turn", json=turn).json

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from app.keys import Keys
 from app.web import create_app
+from test_api import play_until_turn_over
 
 KEYS = Keys.for_tests("openapi")
 
@@ -62,19 +63,9 @@ def games(api):
     made = []
     for body in GAMES:
         view = client.post("/api/games", json=body).json
-        first = view["token"]
-        made.append(first)
-        steps = []
-        while True:  # the first player's turn, with the first legal move each time
-            steps.append("roll" if view["phase"] == "roll" else
-                         {k: view["legal"][0][k] for k in ("from", "to", "values")})
-            after = client.post(f"/api/games/{first}/moves",
-                                json={"seat": view["turn"], "steps": steps}).json
-            if after["turn_over"]:
-                break
-            view = dict(after, token=view["token"])
-        made.append(client.post(f"/api/games/{first}/turn",
-                                json={"seat": view["turn"], "steps": steps}).json["token"])
+        steps, _ = play_until_turn_over(client, view)  # the first player's turn
+        made += [view["token"], client.post(f"/api/games/{view['token']}/turn", json={
+            "seat": view["turn"], "steps": steps}).json["token"]]
     return made
 
 

@@ -103,6 +103,7 @@ def branch(make, choice_seed: int, at: int) -> tuple[Match, Match]:
         decide(other, index)
     taken, count = first.steps[part]
     decide(other, (taken + 1 + rng.randrange(count - 1)) % count)  # any other choice
+    play_on(first, rng, part + STEPS - len(first.steps))  # both play on as far past the part
     return first, play_on(other, random.Random(choice_seed + 1), STEPS)
 
 
@@ -120,6 +121,11 @@ def test_no_choice_changes_the_dice_any_seat_rolls(table, seed, choice_seed, at)
     mine, theirs = dice_of(first), dice_of(other)
     for seat in range(players):  # the chooser's own dice too: only their timing moves
         assert same_so_far(mine.get(seat, []), theirs.get(seat, [])), seat
+    # The comparison reached past the parting: some seat rolled again in both games after it.
+    part = next(i for i, (a, b) in enumerate(zip(first.steps, other.steps)) if a != b)
+    assert first.phase == OVER or other.phase == OVER or any(
+        kind == "roll" for kind, _, _ in first.history[part + 1:]) and any(
+        kind == "roll" for kind, _, _ in other.history[part + 1:])
 
 
 @examples(50)

@@ -351,8 +351,7 @@ def order(rules, state, moves: list, first: int = -1) -> list[int]:
     """The order a review plays its options out in, so that a budget grades those that
     matter: ``first`` (the move played), then by medium's weighing of the position each move
     leaves, best first (equals: the canonical order)."""
-    worths = bots._worths(rules, state, moves)
-    return sorted(range(len(moves)), key=lambda i: (i != first, -worths[i], i))
+    return sorted((i for _, i in bots._ranked(rules, state, moves)), key=lambda i: i != first)
 
 
 def _best(wins: list[bytearray], rated: list[int]) -> int:

@@ -19,8 +19,9 @@ True
 >>> table = TableDice(dice.secret, colors=(0, 2), per_seat=True)
 >>> table.roll(1, 2), table.roll(0, 1), table.roll(1, 1)
 ((3, 1), (2,), (4,))
->>> TableDice(dice.secret, colors=(0, 2), per_seat=True).roll(1, 3)  # seat 0 moved nothing
-(3, 1, 4)
+>>> fresh = TableDice(dice.secret, colors=(0, 2), per_seat=True)
+>>> fresh.roll(1, 2), fresh.roll(1, 1)  # seat 0 rolled nothing: seat 2's dice are the same
+((3, 1), (4,))
 """
 
 from __future__ import annotations
@@ -107,7 +108,8 @@ class TableDice:
         return seat if self.per_seat else 0
 
     def roll(self, seat: int, count: int) -> tuple[int, ...]:
-        stream = self.stream(seat)
+        """``count`` dice (one or two: every game's roll) from the seat's stream."""
+        stream = seat if self.per_seat else 0  # stream(), inlined: every replayed roll comes here
         first, die = self.used[stream], self.streams[stream].die
         self.used[stream] = first + count
-        return (die(first),) if count == 1 else tuple(die(first + k) for k in range(count))
+        return (die(first),) if count == 1 else (die(first), die(first + 1))

@@ -31,6 +31,7 @@ def create_app(config: dict | None = None) -> Flask:
         TEXTS_PER_NUMBER_HOUR=int(os.environ.get("TEXTS_PER_NUMBER_HOUR") or 6),
         TEXTS_PER_NUMBER_DAY=int(os.environ.get("TEXTS_PER_NUMBER_DAY") or 20),
         TEXTS_PER_DAY=int(os.environ.get("TEXTS_PER_DAY") or 1000),
+        ANALYSIS_PER_GAME_HOUR=int(os.environ.get("ANALYSIS_PER_GAME_HOUR") or 1000),
         TEXT_COUNTRIES=[c.strip().upper() for c in
                         (os.environ.get("TEXT_COUNTRIES") or "US,CA,GB,AR").split(",")
                         if c.strip()],

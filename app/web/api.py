@@ -7,7 +7,9 @@ except by returning a new link.
 from __future__ import annotations
 
 import re
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import replace
 
 from flask import Blueprint, current_app, jsonify, request, send_from_directory, url_for
@@ -25,6 +27,7 @@ from app.store import StoreUnavailable
 from app.engine.ludo import ludo_options
 from app.play import Game, TurnError
 from app.web import ROOT, bounded_json
+from app.web import bookkeeping
 from app.web.bookkeeping import device, ledger, outbox
 from app.web.layout import board_layout
 from app.web.views import Recorder, game_view, load, move_view, play_bots
@@ -116,6 +119,8 @@ MESSAGES = {
     "not_arrived": N_("%(name)s hasn't opened this link yet: their time starts when it reaches "
                       "them."),
     "try_again": N_("Someone else changed this game at the same moment: try again."),
+    "analysis_hour": N_("This game's moves have been analysed as often as we do in an hour: "
+                        "try again later."),
     "name_taken": N_("%(name)s is another player's name: choose your own."),
     "own_seat": N_("Only %(name)s changes their own name and number (the host can change "
                    "anyone's on the game's first turn)."),
@@ -506,23 +511,60 @@ def _step_arg(played: Game) -> int:
     return int(step)
 
 
-def _for_good(work):
+ANSWERS_KEPT = 512  # analysis answers the app keeps in memory, the most recently asked
+
+
+def _answers() -> tuple[OrderedDict, threading.Lock]:
+    """The app's analysis answers by URL, and the lock that guards them."""
+    return current_app.extensions.setdefault("boardpass.answers",
+                                             (OrderedDict(), threading.Lock()))
+
+
+def _for_good(work, played: Game):
     """The answer ``work()`` (a dict: analysis, in the analysis pool) gives, cached for good:
     it depends only on the URL (the link, the step, and ``?lang=`` or else the table's
     language, never the cookie or Accept-Language, so no Vary). ``private``: the URL holds
     the game's link, a key to the game, which has no place in a shared cache or its logs; the
-    browser that asks has the link already. When the pool is full: 503 with Retry-After."""
-    try:
-        response = jsonify(work())
-    except review.Busy as busy:
-        response = jsonify(error={"code": "Busy", "message": i18n.say(review.BUSY)})
-        response.status_code = 503
-        response.headers["Retry-After"] = str(busy.retry_after)
-        response.cache_control.no_store = True
-        return response
+    browser that asks has the link already.
+
+    Analysis is the costliest thing anyone can ask for, so it is bounded like texts: the same
+    URL again is answered from the app's memory; at most ``ANALYSIS_PER_GAME_HOUR``
+    answers are worked out for a game in an hour, counted in the store (429 past it: making
+    games to get more is what the edge's rate limits are for); when the pool is full, 503.
+    Both say when to try again (Retry-After)."""
+    key, (kept, guard) = request.full_path, _answers()
+    with guard:
+        answer = kept.get(key)
+        if answer is not None:
+            kept.move_to_end(key)
+    if answer is None:
+        hour = int(now() // 3600)
+        if not bookkeeping.store().count(f"analysis#{played.header.seed.hex()}#{hour}",
+                                         current_app.config["ANALYSIS_PER_GAME_HOUR"],
+                                         (hour + 2) * 3600):
+            return _refused("TooMuchAnalysis", message("analysis_hour"), 429,
+                            (hour + 1) * 3600 - int(now()))
+        try:
+            answer = work()
+        except review.Busy as busy:
+            return _refused("Busy", review.BUSY, 503, busy.retry_after)
+        with guard:
+            kept[key] = answer
+            if len(kept) > ANSWERS_KEPT:
+                kept.popitem(last=False)
+    response = jsonify(answer)
     response.cache_control.private = True
     response.cache_control.max_age = 365 * 24 * 3600
     response.cache_control.immutable = True
+    return response
+
+
+def _refused(code: str, said, status: int, retry_after: int):
+    """An analysis not worked out now, and when to ask again."""
+    response = jsonify(error={"code": code, "message": i18n.say(said)})
+    response.status_code = status
+    response.headers["Retry-After"] = str(max(1, retry_after))
+    response.cache_control.no_store = True
     return response
 
 
@@ -558,7 +600,7 @@ def chances(token):
         odds, games = review.chances_at(played, step, playouts, config.get("ANALYSIS_BUDGET"),
                                         review.analysts(config))
         return {"step": step, "playouts": games, "chances": odds}
-    return _for_good(work)
+    return _for_good(work, played)
 
 
 MAX_STEPS_ARG = 8000  # characters of ``?steps=``: a long turn's steps, receipts included
@@ -593,7 +635,7 @@ def review_step(token):
                  missed=list(o.missed))
             for o in done["options"]]
         return done
-    return _for_good(work)
+    return _for_good(work, played)
 
 
 @bp.post("/games/<token>/moves")
@@ -636,7 +678,7 @@ def finish(token):
     played = played.stamped(now())
     mover = played.header.seats[data["seat"]].name
     next_token = played.token()
-    repeat = _advance(standing, ask, played, next_token, start)
+    made, repeat = _advance(standing, ask, played, next_token, start)
     if repeat:
         return jsonify(_repeat(repeat, mover))
     url = game_url(next_token)
@@ -645,7 +687,7 @@ def finish(token):
     # Back to the same player (the others are bots): nobody to text.
     again = not played.over and played.match.turn == data["seat"]
     body["message"] = _send(played, mover, url, deliver=not again and _may_text(played, known))
-    _deadline(body, played, _arrived(played, next_token, body["message"]))
+    _deadline(body, played, _arrived(made, body["message"]))
     return jsonify(body)
 
 
@@ -671,9 +713,7 @@ def absent(token):
     name = played.header.seats[seat].name
     standing = _current(played, token, ask)
     if not standing.current:  # played for them already: the same answer again
-        body = _repeat(standing, name)
-        body["absent"] = _absent_view(Game.from_token(body["token"], _keys()), seat, None)
-        return jsonify(body)
+        return jsonify(_absent_view(_repeat(standing, name), seat, None))
     played = _with_backs(played, standing)
     if played.due_at() is None:
         raise TooEarly(message("no_deadline", name=name))
@@ -689,18 +729,16 @@ def absent(token):
         recorder(played.match)
     played = played.stamped(standing.opened).play_for_absent(moment, recorder)
     next_token = played.token()
-    repeat = _advance(standing, ask, played, next_token, start)
+    made, repeat = _advance(standing, ask, played, next_token, start)
     if repeat:
-        body = _repeat(repeat, name)
-        body["absent"] = _absent_view(played, seat, None)
-        return jsonify(body)
+        return jsonify(_absent_view(_repeat(repeat, name), seat, None))
     url = game_url(next_token)
     body = _with_link(game_view(played, next_token, recorder, start, lang=i18n.page_lang()),
                       next_token)
     back = not played.over and played.match.turn == seat  # the others were bots
     # Back to the absent player (the others are bots): their own text below says so.
     body["message"] = _send(played, name, url, deliver=not back and _may_text(played, known))
-    arrived = _arrived(played, next_token, body["message"])
+    arrived = _arrived(made, body["message"])
     absent_phone = played.header.seats[seat].phone
     texted = None
     if absent_phone and current_app.config.get("PUBLIC_URL") and not played.header.seats[seat].out:
@@ -708,15 +746,16 @@ def absent(token):
                                           away=seat in played.away())
         texted = _outbox_send(played, absent_phone, text).status
     _deadline(body, played, arrived)
-    body["absent"] = _absent_view(played, seat, texted)
-    return jsonify(body)
+    return jsonify(_absent_view(body, seat, texted))
 
 
-def _absent_view(played: Game, seat: int, texted: str | None) -> dict:
-    """Who was played for, whether they were texted, and whether it disqualified them (Ludo:
-    the third expiry in a row)."""
-    return {"seat": seat, "name": played.header.seats[seat].name, "texted": texted,
-            "disqualified": bool(played.header.seats[seat].out)}
+def _absent_view(body: dict, seat: int, texted: str | None) -> dict:
+    """``/absent``'s answer: the game's, with who was played for, whether they were texted, and
+    whether it disqualified them (Ludo: the third expiry in a row)."""
+    player = body["seats"][seat]
+    body["absent"] = {"seat": seat, "name": player["name"], "texted": texted,
+                      "disqualified": player["out"]}
+    return body
 
 
 @bp.post("/games/<token>/back")
@@ -813,7 +852,7 @@ def add_player(token):
                             steps, now=now())
         except TurnError as error:
             raise WrongSeat(message("turn_lost", reason=i18n.say(error.args[0]))) from None
-    repeat = _advance(standing, ask, joined, new_token, len(joined.match.steps))
+    _, repeat = _advance(standing, ask, joined, new_token, len(joined.match.steps))
     if repeat:
         return jsonify(_repeat(repeat, None, invite=True)), 201
     body = _with_link(game_view(joined, new_token, lang=i18n.page_lang()), new_token)
@@ -942,18 +981,19 @@ def _with_backs(played: Game, standing: Standing) -> Game:
 
 
 def _advance(standing: Standing, ask: str, played: Game, token: str, start: int):
-    """Record ``token`` as the game's newest link. None when done; when this browser's same
-    request did it first (a double tap), its standing, to answer like it; else 409. The
-    entry may have changed under us without the game moving on (the link reached its player,
-    someone said "I'm back"): then try again."""
+    """Record ``token`` as the game's newest link: (its standing, None) when done; (None, the
+    standing of the link sent from) when this browser's same request did it first (a double
+    tap), to answer like it; else 409. The entry may have changed under us without the game
+    moving on (the link reached its player, someone said "I'm back"): then try again."""
     applied = standing.backs  # _with_backs gave the game these
     for _attempt in range(3):
-        if ledger().advance(standing, ask, token, len(played.match.steps), _turn(played), start,
-                            device(), applied):
-            return None
+        made = ledger().advance(standing, ask, token, len(played.match.steps), _turn(played),
+                                start, device(), applied)
+        if made:
+            return made, None
         standing = ledger().again(standing)
         if standing.repeats(ask, device()):
-            return standing
+            return None, standing
         if not standing.known:
             raise MovedOn(message("moved_on"))
     raise MovedOn(message("try_again"))
@@ -977,15 +1017,15 @@ def _repeat(standing: Standing, mover: str | None, invite: bool = False) -> dict
     return body
 
 
-def _arrived(played: Game, token: str, sent: dict) -> Standing | None:
-    """When we texted the new link to its player, it reached them now: their time starts."""
+def _arrived(made: Standing, sent: dict) -> Standing:
+    """The new link's standing (``made``), once we texted it to its player: it reached them
+    now, and their time starts."""
     if sent.get("status") != "sent":
-        return None
+        return made
     try:
-        standing = _standing(played, token)
-        return ledger().reached(standing, now(), texted=True) or standing
+        return ledger().reached(made, now(), texted=True) or made
     except StoreUnavailable:  # the turn is played already: the clock starts when it is opened
-        return None
+        return made
 
 
 def _deadline(body: dict, played: Game, standing: Standing | None) -> None:
@@ -1085,8 +1125,7 @@ def _outbox_send(played: Game, phone: str, text: str) -> sms.Delivery:
     try:
         return outbox().send(played.header.seed, len(played.match.steps), phone, text)
     except StoreUnavailable:
-        return sms.Delivery("failed", error=N_("Text messages are not working right now. Send "
-                                               "the link yourself."))
+        return sms.Delivery("failed", error=sms.SERVICE_DOWN)
 
 
 def _with_link(view: dict, token: str) -> dict:
