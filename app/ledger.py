@@ -94,6 +94,11 @@ class Standing:
         return self.data.get("opened") if self.known else None
 
     @property
+    def room(self) -> str | None:
+        """The code of the live room this game is played in: its links no longer play."""
+        return self.data.get("room")
+
+    @property
     def backs(self) -> list[int]:
         """Seats that said "I'm back" since the newest link was made: this link applies them."""
         return list(self.data.get("backs", [])) if self.current else []
@@ -124,12 +129,19 @@ class Ledger:
         return Standing(standing.key, token, data["step"], data["turn"], standing.entry)
 
     def begin(self, seed: bytes, token: str, step: int, turn: int | None,
-              device: str | None) -> Standing | None:
+              device: str | None, room: str | None = None) -> Standing | None:
         """Record a new game's first link, made by ``device`` (whose opening it isn't an
-        arrival)."""
+        arrival); ``room``: the game is played in that live room, not by links."""
         first = Standing("game#" + seed.hex(), token, step, turn, None)
         data = dict(self._newest(first), by=digest(device) if device else None)
+        if room:
+            data["room"] = room
         return self._write(first, data, BEGIN_DAYS)
+
+    def into_room(self, standing: Standing, room: str) -> Standing | None:
+        """The game at the current link ``standing`` goes on in the live room ``room``: from
+        now on its links are read-only, wherever they are."""
+        return self._write(standing, dict(self._newest(standing), room=room))
 
     def advance(self, standing: Standing, ask: str, token: str, step: int, turn: int | None,
                 start: int, device: str | None, applied=()) -> Standing | None:

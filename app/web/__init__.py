@@ -36,6 +36,9 @@ def create_app(config: dict | None = None) -> Flask:
                         (os.environ.get("TEXT_COUNTRIES") or "US,CA,GB,AR").split(",")
                         if c.strip()],
     )
+    from app.web import limits
+
+    app.config.update(limits.settings())
     if config:
         app.config.update(config)
     if "KEYS" not in app.config:
@@ -43,10 +46,12 @@ def create_app(config: dict | None = None) -> Flask:
     app.log_exception = _log_exception.__get__(app)
     _languages(app)
 
-    from app.web import api, bookkeeping, pages
+    from app.web import api, bookkeeping, pages, room_api
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp, url_prefix="/api")
+    app.register_blueprint(room_api.bp, url_prefix="/api")
+    limits.limit_rooms(app)
     app.after_request(bookkeeping.give_device)
 
     @app.after_request
@@ -66,12 +71,12 @@ def create_app(config: dict | None = None) -> Flask:
 
 
 HSTS_SECONDS = 365 * 24 * 3600
-_LINK_IN_PATH = re.compile(r"^(/g/|/api/games/)[^/]+")
+_LINK_IN_PATH = re.compile(r"^(/g/|/api/games/|/r/|/api/rooms/)[^/]+")
 
 
 def _log_exception(app: Flask, exc_info) -> None:
-    """Flask's log line for an unexpected error, with the game's link cut out of the path: a
-    link is the key to a seat, and logs are read by more people than play."""
+    """Flask's log line for an unexpected error, with the game's link (or room code) cut out of
+    the path: a link is the key to a seat, and logs are read by more people than play."""
     path = _LINK_IN_PATH.sub(r"\1<link>", request.path)
     app.logger.error("Exception on %s [%s]", path, request.method, exc_info=exc_info)
 

@@ -116,6 +116,7 @@ MESSAGES = {
                      "once their time is up."),
     "moved_on": N_("This turn was already played: the game has moved on. Open the newest link "
                    "(the latest one sent to you)."),
+    "in_room": N_("This game is played live in room %(code)s now: open the room to play."),
     "not_arrived": N_("%(name)s hasn't opened this link yet: their time starts when it reaches "
                       "them."),
     "try_again": N_("Someone else changed this game at the same moment: try again."),
@@ -471,7 +472,7 @@ def read(token):
         standing = _standing(played, token)
     except StoreUnavailable:
         standing = None
-    current = standing is None or standing.current
+    current = standing is None or (standing.current and not standing.room)
     if standing and current:
         played = _with_backs(played, standing)
     # The creator's first text: no human has played yet (bots to move first may have).
@@ -496,6 +497,7 @@ def read(token):
     elif body["deadline"]:
         body["deadline"].update(due_at=None, waiting=False)
     body["moved_on"] = None if current else _moved_on(standing)
+    body["room"] = standing.room if standing is not None else None
     if invite:
         body["message"] = _send(played, None, body["url"], deliver=False)
     return jsonify(body)
@@ -771,6 +773,8 @@ def come_back(token):
         raise BadRequest(message("no_seat"))
     for _attempt in range(3):  # another request may write between our read and write
         standing = _standing(played, token)
+        if standing.room:
+            raise MovedOn(message("in_room", code=standing.room))
         newest = standing if standing.current else ledger().newest(standing)
         if newest is None:
             raise MovedOn(message("moved_on"))
@@ -967,6 +971,8 @@ def _current(played: Game, token: str, ask: str | None = None) -> Standing:
     """The link's standing; an older link is refused (409), unless ``ask`` repeats the request
     that moved the game on from it (the caller answers that with the same link)."""
     standing = _standing(played, token)
+    if standing.room:
+        raise MovedOn(message("in_room", code=standing.room))
     if not standing.current and not (ask and standing.repeats(ask, device())):
         raise MovedOn(message("moved_on"))
     return standing

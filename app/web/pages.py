@@ -16,7 +16,7 @@ from app.engine.games import NAMES as GAMES, TITLES, rules_for
 from app.engine.text import N_
 from app.link import LANGUAGES, LinkError
 from app.play import ClaimMissed, Game, TurnError
-from app.web import ROOT
+from app.web import ROOT, room_api
 from app.store import StoreUnavailable
 from app.web.api import (STATUS, BadRequest, MovedOn, NotHost, NotJson, NotYours, TableFull,
                          TooEarly, WrongSeat, begin, bot_name, default_name, ludo_options, message,
@@ -155,11 +155,18 @@ def new_game():
         seats = parse_players(game, players, options, lang, numbers)
         host = parse_host(game, host, players, seats, options)
         local = "1" if form.get("local") else None
+        live = form.get("room") == "1" and not local
         # One device passed around has nobody to wait for: no deadline.
         deadline = 0 if local else parse_deadline(_form_hours(form.get("deadline", "0")))
     except BadRequest as error:
         return _home(form, i18n.say(error.args[0])), 400
-    played = create_game(game, seats, options, host, lang, deadline)
+    played = create_game(game, seats, options, host, lang, deadline if not live else 0)
+    if live:  # the creator's phone takes their seat (kept by the page from the address's #c=)
+        color = played.header.seats[host if game == "ludo" else next(
+            i for i, seat in enumerate(played.header.seats) if not seat.bot)].color
+        room = room_api.open_room(played, color, room_api.record_new(played))
+        return redirect(url_for("pages.room", code=room.code) + "#c=" +
+                        room_api.credential(room, color))
     return redirect(url_for("pages.game", token=begin(played), new=1, local=local))
 
 
@@ -218,6 +225,31 @@ def _bot_tag(seat, table: str, lang: str) -> str | None:
         return None
     given = {bot_name(seat.bot, table)} | {bot_name(seat.bot, table, n) for n in range(1, 7)}
     return None if seat.name in given else i18n.translate(BOT_CHOICES[seat.bot - 1][1], lang)
+
+
+@bp.get("/r")
+def find_room():
+    """"Join with a code": the room the code names (as typed), or the home page saying why
+    not."""
+    from app.rooms import read_code
+
+    code = read_code(request.args.get("code", ""))
+    if code is None:
+        return _home(error=i18n.say(room_api.say("room_code"))), 400
+    return redirect(url_for("pages.room", code=code))
+
+
+@bp.get("/r/<code>")
+def room(code):
+    """A live room: the page (static/js/room.js) polls the room and plays in it."""
+    found = room_api.find(code)  # 404 page: no such room
+    played = Game.from_token(found.token, current_app.config["KEYS"])
+    i18n.use_table_lang(played.header.lang)
+    lang = i18n.page_lang()
+    return render_template("room.html", game=played, room=found, board_url=board_url(played),
+                           room_url=room_api.room_url(found.code),
+                           title=TITLES[played.header.game],
+                           rules_url=_rules_url(played.header.game, lang))
 
 
 def _rules_url(game: str, lang: str) -> str:
@@ -302,6 +334,8 @@ HTTP_ERRORS = {
     405: (N_("Not allowed"), N_("This address can't be used that way.")),
     413: (N_("Too much"), N_("The request is too large.")),
     414: (N_("Address too long"), N_("This address is far too long.")),
+    429: (N_("Too many tries"), N_("Too many requests from here: wait a little and try "
+                                    "again.")),
 }
 
 
@@ -309,6 +343,7 @@ HTTP_ERRORS = {
 @bp.app_errorhandler(405)
 @bp.app_errorhandler(413)
 @bp.app_errorhandler(414)
+@bp.app_errorhandler(429)
 def http_error(error):
     title, text = HTTP_ERRORS[error.code]
     body, status = _error(title, text, error.code, error.name.replace(" ", ""))

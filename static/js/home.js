@@ -53,19 +53,24 @@ function bots(seat) {
   }
 }
 
-// One device passed around has nobody to wait for: no turn deadline to choose.
-function deadline() {
+// One device passed around, or a live room, has no turn deadline to choose (a room's players
+// are all there). The two are one or the other.
+function deadline(changed = null) {
   const local = form.querySelector("input[name=local]");
+  const room = form.querySelector("input[name=room]");
   const choice = document.getElementById("deadlinechoice");
-  if (!local || !choice) return;
-  choice.hidden = local.checked;
-  choice.querySelector("select").disabled = local.checked;
+  if (!local || !room || !choice) return;
+  if (changed === local && local.checked) room.checked = false;
+  if (changed === room && room.checked) local.checked = false;
+  const none = local.checked || room.checked;
+  choice.hidden = none;
+  choice.querySelector("select").disabled = none;
 }
 
 if (form) {
   form.classList.add("enhanced");
   form.addEventListener("change", (event) => {
-    if (event.target.name === "local") deadline();
+    if (event.target.name === "local" || event.target.name === "room") deadline(event.target);
     if (event.target.name === "game" || event.target.hasAttribute("data-board")) update();
     if (event.target.hasAttribute("data-bot")) bots(event.target.closest("fieldset.player"));
   });

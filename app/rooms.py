@@ -1,0 +1,168 @@
+"""Live rooms: a short code, the table's current link, and who sits where.
+
+A room is the least the product needs for playing together live. The game stays in its signed
+link, replayed by the same engine as ever; the room (one store entry, ``room#<CODE>``) adds only
+
+- ``token``: the table's **current** link, every step played in the room included;
+- ``members``: the colors taken by a phone (each with the random ``key`` its seat credential
+  carries, and when it joined): a color, unlike a seat's number, never changes, even when a
+  Ludo table seats a new player;
+- ``host``: the host's color;
+- ``moved``: when a step was last played, for the page.
+
+The entry's version is the room's version: every change is a compare-and-swap on it, so of
+several phones submitting at once exactly one wins, and a poll compares it alone (no replay)
+with what the phone has. A room nobody plays in for a day expires.
+
+A seat credential is signed (``itsdangerous``) and names the room, the color and the key given
+when the phone joined: it plays that color only, and a code a later room happens to reuse
+doesn't let an old credential in (its key is another).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field, replace
+
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from app.keys import Keys
+from app.store import Entry, Store
+
+# Read aloud and typed on a phone: no 0/O, 1/I/L. 31 symbols, 6 of them: 887 million codes.
+ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 6
+ROOM_DAYS = 1  # a room lives a day after its last change
+DAY = 24 * 3600
+MAX_ROOM_BYTES = 8192  # a link (at most 4096 characters) and six members, with room to spare
+CREDENTIAL_SALT = "boardpass.room-seat"
+
+
+def read_code(text) -> str | None:
+    """A room code as typed (any case, spaces or dashes between), or None if it can't be one.
+
+    >>> read_code(" abc-23x ")
+    'ABC23X'
+    >>> read_code("ABCD10") is None  # 1 and 0 are never in a code
+    True
+    """
+    if not isinstance(text, str) or len(text) > 20:
+        return None
+    code = "".join(text.split()).replace("-", "").upper()
+    if len(code) != CODE_LENGTH or any(c not in ALPHABET for c in code):
+        return None
+    return code
+
+
+def new_code() -> str:
+    """A random code (never counted up: nobody finds a room by trying the next one)."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+
+
+@dataclass(frozen=True)
+class Member:
+    key: str  # the random part of this color's seat credential
+    joined: float
+
+
+@dataclass(frozen=True)
+class Room:
+    code: str
+    token: str
+    host: int  # a color
+    members: dict[int, Member] = field(default_factory=dict)  # by color
+    moved: float = 0.0
+    version: int = 0  # the store entry's: 0 for a room not written yet
+
+    def data(self) -> dict:
+        return {"token": self.token, "host": self.host, "moved": self.moved,
+                "members": {str(color): {"key": m.key, "joined": m.joined}
+                            for color, m in sorted(self.members.items())}}
+
+    @classmethod
+    def from_entry(cls, code: str, entry: Entry) -> "Room":
+        data = entry.data
+        members = {int(color): Member(m["key"], m["joined"])
+                   for color, m in data["members"].items()}
+        return cls(code, data["token"], data["host"], members, data["moved"], entry.version)
+
+    @property
+    def etag(self) -> str:
+        """What a poll compares: the room's code and version (no replay needed)."""
+        return f"{self.code}.{self.version}"
+
+    def joined(self, color: int, now: float) -> "Room":
+        """The room with a new phone on ``color`` (a fresh key: any older credential for the
+        color stops playing it)."""
+        members = dict(self.members)
+        members[color] = Member(secrets.token_urlsafe(12), now)
+        return replace(self, members=members)
+
+
+class RoomFull(ValueError):
+    """Every code tried was in use (never in practice: 887 million codes)."""
+
+
+class Rooms:
+    """Rooms in the store, and their seat credentials."""
+
+    def __init__(self, store: Store, keys: Keys):
+        self.store = store
+        self._serializer = URLSafeSerializer(list(keys.signing), salt=CREDENTIAL_SALT)
+
+    def get(self, code: str) -> Room | None:
+        """The live room ``code`` names, or None (never made, or expired)."""
+        entry = self.store.get("room#" + code)
+        return Room.from_entry(code, entry) if entry else None
+
+    def create(self, token: str, host: int, now: float, codes=None) -> Room:
+        """A new room for the game at ``token``, its host's phone (on color ``host``) in it,
+        under the first of ``codes`` (by default, random ones) no live room has: a code in use
+        is never given again."""
+        for code in codes or (new_code() for _ in range(8)):
+            room = Room(code, token, host, moved=now).joined(host, now)
+            if self.store.add("room#" + room.code, self._checked(room), self._expires(now)):
+                return replace(room, version=1)
+        raise RoomFull("no free room code")
+
+    def write(self, room: Room, now: float, **changes) -> Room | None:
+        """The room with ``changes`` written over the version it was read at, or None when
+        another request changed it first (nothing written). A new link is a move: the room
+        lives a day from it."""
+        changed = replace(room, **changes)
+        if "token" in changes and changes["token"] != room.token:
+            changed = replace(changed, moved=now)
+        if not self.store.swap("room#" + room.code, room.version, self._checked(changed),
+                               self._expires(changed.moved)):
+            return None
+        return replace(changed, version=room.version + 1)
+
+    def credential(self, room: Room, color: int) -> str:
+        """What lets a phone play ``color`` in ``room``: kept in the browser."""
+        return self._serializer.dumps([room.code, color, room.members[color].key])
+
+    def color_of(self, room: Room, credential) -> int | None:
+        """The color a credential plays in this room, or None (not a credential, another room's,
+        or a color someone has joined since)."""
+        if not isinstance(credential, str) or len(credential) > 200:
+            return None
+        try:
+            code, color, key = self._serializer.loads(credential)
+        except (BadSignature, ValueError, TypeError):
+            return None
+        member = room.members.get(color) if type(color) is int else None
+        if code != room.code or member is None or not secrets.compare_digest(member.key, key):
+            return None
+        return color
+
+    @staticmethod
+    def _expires(moved: float) -> float:
+        return moved + ROOM_DAYS * DAY
+
+    @staticmethod
+    def _checked(room: Room) -> dict:
+        data = room.data()
+        if len(json.dumps(data)) > MAX_ROOM_BYTES:
+            raise ValueError("a room holds a link and six members: no more")
+        return data

@@ -1,0 +1,371 @@
+"""The JSON API of live rooms (``/api/rooms``, in static/openapi.json): make a room, join it,
+play its steps, and poll it.
+
+A room (``app/rooms.py``) holds the table's current link; every step a player makes is played
+on it at once, for every phone to see, and written back with a compare-and-swap on the room's
+version. A poll sends the version it has as ``If-None-Match`` and is answered 304 from the
+store's entry alone while nothing changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from flask import Blueprint, current_app, jsonify, request, url_for
+
+from app import i18n
+from app.engine.core import CLAIM, ROLL
+from app.engine.games import NAMES as GAMES, rules_for
+from app.engine.text import N_, Text
+from app.link import LinkError
+from app.names import clean as clean_name
+from app.play import Game, TurnError
+from app.link import Seat
+from app.rooms import Room, RoomFull, Rooms, new_code, read_code
+from app.store import StoreUnavailable
+from app.web import bookkeeping
+from app.web.api import (BadRequest, CLAIM_SECONDS, MovedOn, NotYours, TableFull, WrongSeat,
+                         _current, _json, _keys, default_name, ledger, message,
+                         new_game, now, parse_host, parse_lang, parse_players, parse_settings)
+from app.web.views import game_view, load
+
+bp = Blueprint("rooms", __name__)
+
+MESSAGES = {
+    "no_room": N_("No room %(code)s: check the code or ask for a new link."),
+    "room_code": N_("A room code is 6 letters and digits, like K7P2QX."),
+    "stale": N_("The room has changed since your last look: here it is as it is now."),
+    "not_your_seat": N_("This phone doesn't play %(name)s: join the room on a free seat."),
+    "seat_free": N_("Nobody plays %(name)s yet: join the room to take the seat."),
+    "no_free_seat": N_("Every seat in this room is taken: you can watch the game."),
+    "seat_not_free": N_("%(name)s is someone else's seat: choose a free one."),
+    "join_on_hosts_turn": N_("New players join at the start of the host's turn: it is "
+                             "%(name)s's turn now. Wait for the host's turn and try again."),
+    "me": N_("\"me\" is the number of the player creating the room in \"players\" (0 for the "
+             "first), a person, not a bot."),
+    "room_game_over": N_("This game is over: there is nothing left to play live."),
+    "room_holder": N_("Only %(name)s, whose turn this link is, can open the game as a room."),
+    "no_codes": N_("No room could be made just now: try again."),
+}
+
+
+def say(key: str, **values):
+    """A room message (marked above), with its values."""
+    return Text(MESSAGES[key], **values) if values else MESSAGES[key]
+
+
+class NoRoom(ValueError):
+    status = 404
+
+
+class Stale(ValueError):
+    """A change sent against an older version of the room: refused, with the room as it is."""
+
+    status = 409
+
+    def __init__(self, text, room: dict):
+        super().__init__(text)
+        self.room = room
+
+
+def rooms() -> Rooms:
+    return Rooms(bookkeeping.store(), _keys())
+
+
+def room_url(code: str) -> str:
+    base = current_app.config.get("PUBLIC_URL")
+    path = url_for("pages.room", code=code)
+    return base.rstrip("/") + path if base else url_for("pages.room", code=code, _external=True)
+
+
+def find(code: str) -> Room:
+    """The live room ``code`` names (as typed): 404 when there is none."""
+    read = read_code(code)
+    room = rooms().get(read) if read else None
+    if room is None:
+        raise NoRoom(say("no_room", code=(read or code)[:12]))
+    return room
+
+
+def room_view(room: Room, since: int | None = None) -> dict:
+    """The game at the room's current link, as a link game's page gets it (the steps since
+    ``since`` to replay), and the room: its code, version, host, who is in, the seats free."""
+    played, recorder = load(room.token, _keys(), record=True)
+    steps = len(played.match.steps)
+    since = steps if since is None else min(since, steps)
+    view = game_view(played, room.token, recorder, since, lang=i18n.page_lang())
+    seats = played.header.seats
+    seat_of = {seat.color: i for i, seat in enumerate(seats)}
+    out = set(getattr(played.state, "out", ()))
+    names = played.rules.board.color_names
+    taken = {seat.color for seat in seats}
+    view["room"] = {
+        "code": room.code,
+        "version": room.version,
+        "url": room_url(room.code),
+        "host": seat_of.get(room.host),
+        "members": sorted(seat_of[c] for c in room.members if c in seat_of),
+        "free": [i for i, seat in enumerate(seats)
+                 if not seat.bot and seat.color not in room.members and i not in out],
+        # Ludo: colors a newcomer may take now (its join-mid-game rules)
+        "new_colors": [names[c] for c in range(len(names)) if c not in taken]
+        if _can_add(played) else [],
+        "moved": room.moved,
+    }
+    return view
+
+
+def _can_add(played: Game) -> bool:
+    """Whether a new player can sit at this table now: Ludo, seats left, and the host's turn
+    not begun (or the game not begun)."""
+    if not hasattr(played.rules, "join") or played.over or \
+            len(played.header.seats) >= played.rules.capacity:
+        return False
+    history = played.match.history
+    host = played.header.host
+    return not history or (played.match.turn == host and played.match.phase == ROLL and
+                           history[-1][1] != host)
+
+
+def _answer(room: Room, status: int = 200, since: int | None = None, **extra):
+    body = room_view(room, since)
+    body.update(extra)
+    response = jsonify(body)
+    response.status_code = status
+    response.set_etag(room.etag)
+    response.cache_control.no_cache = True
+    response.cache_control.private = True
+    return response
+
+
+def _since() -> int | None:
+    since = request.args.get("since")
+    if since is None:
+        return None
+    if not since.isdigit() or len(since) > 6:
+        raise BadRequest(message("since"))
+    return int(since)
+
+
+@bp.get("/rooms/<code>")
+def read(code):
+    """The room as it is now; ``If-None-Match`` with the ETag a phone has is answered 304 (no
+    body, no replay) while nothing changed. ``?since=N``: the steps after step N to replay."""
+    room = find(code)
+    if room.etag in request.if_none_match:
+        response = current_app.response_class(status=304)
+        response.set_etag(room.etag)
+        response.cache_control.no_cache = True
+        response.cache_control.private = True
+        return response
+    return _answer(room, since=_since())
+
+
+@bp.post("/rooms")
+def create():
+    """A game played live in a room: the body of ``POST /api/games``, and ``me``, the creator's
+    place in ``players`` (Ludo: ``host``). The other people's seats are free for whoever
+    joins. Answered with the room, the creator's seat and its credential."""
+    data = _json()
+    lang = parse_lang(data.get("lang"), i18n.page_lang())
+    i18n.use_table_lang(lang)
+    game = data.get("game", "parcheesi")
+    if not isinstance(game, str) or game not in GAMES:
+        raise BadRequest(message("no_game", name=repr(game)) if isinstance(game, str) else
+                         message("game_name"))
+    options = parse_settings(game, data.get("settings"))
+    seats = parse_players(game, data.get("players"), options, lang)
+    players = data["players"]
+    host = parse_host(game, data.get("host"), players, seats, options)
+    me = data.get("me", data.get("host") if game == "ludo" else None)
+    if me is None:
+        me = next(i for i, player in enumerate(players) if not player.get("bot"))
+    if type(me) is not int or not 0 <= me < len(players) or players[me].get("bot"):
+        raise BadRequest(say("me"))
+    color = rules_for(game, options).board.color_names.index(players[me]["color"])
+    played = new_game(game, seats, options, host, lang)
+    return _joined(open_room(played, color, record_new(played)), color, 201)
+
+
+def open_room(played: Game, color: int, record) -> Room:
+    """Make the room for ``played`` with the phone asking on ``color``; ``record(code)`` tells
+    the game's ledger its links now play in the room (None: they moved on meanwhile)."""
+    for _ in range(8):
+        code = new_code()
+        if rooms().get(code) is not None:
+            continue
+        if not record(code):
+            raise MovedOn(message("try_again"))
+        try:
+            return rooms().create(played.token(), color, now(), codes=[code])
+        except RoomFull:
+            continue
+    raise StoreUnavailable(say("no_codes"))
+
+
+def record_new(played: Game):
+    """``open_room``'s ``record`` for a new game: its first link, played in the room."""
+    return lambda code: ledger().begin(
+        played.header.seed, played.token(), len(played.match.steps),
+        None if played.over else played.match.turn, bookkeeping.device(), room=code)
+
+
+def credential(room: Room, color: int) -> str:
+    return rooms().credential(room, color)
+
+
+def _joined(room: Room, color: int, status: int = 200):
+    played = Game.from_token(room.token, _keys())
+    seat = next(i for i, s in enumerate(played.header.seats) if s.color == color)
+    return _answer(room, status, you={"seat": seat, "credential": rooms().credential(room, color)})
+
+
+@bp.post("/games/<token>/room")
+def from_link(token):
+    """Go on with a link game live, in a room (``{"seat"}``: the seat to move, whose link this
+    is): from then on its links are read-only and point to the room."""
+    data = _json()
+    played, _ = load(token, _keys())
+    i18n.use_table_lang(played.header.lang)
+    seat = data.get("seat")
+    if played.over:
+        raise TurnError(say("room_game_over"))
+    if type(seat) is not int or not 0 <= seat < len(played.header.seats):
+        raise BadRequest(message("seat"))
+    if seat != played.match.turn:
+        raise WrongSeat(say("room_holder", name=played.header.seats[played.match.turn].name))
+    standing = _current(played, token)
+    color = played.header.seats[seat].color
+    return _joined(open_room(played, color, lambda code: ledger().into_room(standing, code)),
+                   color, 201)
+
+
+@bp.post("/rooms/<code>/join")
+def join(code):
+    """Sit at the table (``{"name"?, "color"?, "credential"?}``): on the free seat of that
+    color, or the first free one; at a Ludo table a new player may take a free color at the
+    start of the host's turn. A phone already in the room (its credential) keeps its seat."""
+    room = find(code)
+    data = _json()
+    played = Game.from_token(room.token, _keys())
+    i18n.use_table_lang(played.header.lang)
+    seats = played.header.seats
+    mine = rooms().color_of(room, data.get("credential"))
+    if mine is not None:
+        return _joined(room, mine)
+    name, color = data.get("name") or "", data.get("color")
+    if not isinstance(name, str):
+        raise BadRequest(message("name_text"))
+    names = played.rules.board.color_names
+    if color is not None and color not in names:
+        raise BadRequest(message("choose_color", colors=", ".join(names)))
+    view = room_view(room)["room"]
+    free = [seats[i].color for i in view["free"]]
+    wanted = names.index(color) if color is not None else (free or [None])[0]
+    if wanted is None and view["new_colors"]:
+        wanted = names.index(view["new_colors"][0])
+    if wanted is None:
+        raise TableFull(say("no_free_seat"))
+    name = clean_name(name)
+    if wanted in free:
+        joined = _renamed(played, seats, wanted, name)
+    else:
+        joined = _seated(played, wanted, name)
+    written = rooms().write(room.joined(wanted, now()), now(), token=joined.token())
+    if written is None:
+        raise Stale(say("stale"), room_view(rooms().get(room.code) or room))
+    return _joined(written, wanted)
+
+
+def _renamed(played: Game, seats, color: int, name: str) -> Game:
+    """The game with the free seat of ``color`` named ``name`` (kept as it is when blank)."""
+    seat = next(i for i, s in enumerate(seats) if s.color == color)
+    if not name:
+        return played
+    if name.casefold() in {clean_name(s.name).casefold() for i, s in enumerate(seats)
+                           if i != seat}:
+        raise BadRequest(message("name_taken", name=name))
+    return played.with_seats([replace(s, name=name) if i == seat else s
+                              for i, s in enumerate(seats)])
+
+
+def _seated(played: Game, color: int, name: str) -> Game:
+    """A Ludo table with a new player on ``color`` (its rules for joining mid-game)."""
+    seats = played.header.seats
+    if color in {s.color for s in seats}:
+        taken = seats[next(i for i, s in enumerate(seats) if s.color == color)].name
+        raise TableFull(say("seat_not_free", name=taken))
+    if not _can_add(played):
+        if not hasattr(played.rules, "join") or len(seats) >= played.rules.capacity:
+            raise TableFull(say("no_free_seat"))
+        raise WrongSeat(say("join_on_hosts_turn", name=seats[played.match.turn].name))
+    if name.casefold() in {clean_name(s.name).casefold() for s in seats}:
+        raise BadRequest(message("name_taken", name=name))
+    number = len(seats) + 1
+    seat = Seat(name=name or default_name(number, played.header.lang), color=color)
+    try:
+        joined = played.add_player(seat)
+    except (TurnError, LinkError) as error:
+        raise TableFull(error.args[0]) from None
+    if not played.match.steps:
+        joined.play_bots()  # a bot may be first now: it plays at once
+    return joined
+
+
+@bp.post("/rooms/<code>/steps")
+def steps(code):
+    """Play steps of the turn now (``{"version", "credential", "steps"}``: ``"roll"``, a move
+    ``{"from", "to", "values"}``, at a claim point ``{"claim": ticket}`` or ``"miss"``), on
+    the room's link, for every phone to see; when the turn is over the bots that follow play
+    too. A version other than the room's is refused (409, with the room as it is): of several
+    phones sending the same turn, one wins. ``?since=N`` as for reading."""
+    room = find(code)
+    data = _json()
+    played = Game.from_token(room.token, _keys())
+    i18n.use_table_lang(played.header.lang)
+    version, moves = data.get("version"), data.get("steps")
+    if type(version) is not int:
+        raise BadRequest(say("stale"))
+    if not isinstance(moves, list) or not 1 <= len(moves) <= 4:
+        raise BadRequest(message("steps"))
+    color = rooms().color_of(room, data.get("credential"))
+    seats = played.header.seats
+    if version != room.version:
+        raise Stale(say("stale"), room_view(room, _since()))
+    if played.over:
+        raise TurnError(message("game_over"))
+    mover = seats[played.match.turn]
+    if color is None or color != mover.color:
+        if mover.bot:
+            raise WrongSeat(message("bot_seat", name=mover.name))
+        if color is None:
+            raise NotYours(say("seat_free" if mover.color not in room.members else
+                               "not_your_seat", name=mover.name))
+        seat = next(i for i, s in enumerate(seats) if s.color == color)
+        raise WrongSeat(message("not_your_turn", turn=mover.name, seat=seats[seat].name))
+    seat = played.match.turn
+    if played.play_turn(seat, moves, now=now()):
+        played.play_bots()
+    token = played.token()
+    written = rooms().write(room, now(), token=token)
+    if written is None:
+        raise Stale(say("stale"), room_view(rooms().get(room.code) or room, _since()))
+    extra = {}
+    if played.match.phase == CLAIM and played.match.turn == seat:
+        ticket = Game(played.header, played.match, played.keys, token).claim_ticket(now())
+        extra["claim"] = {"ticket": ticket, "seconds": CLAIM_SECONDS}
+    return _answer(written, since=_since(), **extra)
+
+
+@bp.app_errorhandler(Stale)
+def stale(error):
+    """A change against an older version: the error, and the room as it is now."""
+    return {"error": {"code": "Stale", "message": i18n.say(error.args[0])},
+            "room": error.room}, 409
+
+
+@bp.app_errorhandler(NoRoom)
+def no_room(error):
+    from app.web.pages import _error
+
+    return _error(N_("No such room"), error.args[0], 404, "NoRoom")

@@ -1,0 +1,350 @@
+// The room page: a game played live, every phone in the room polling it. Each roll and move is
+// played on the server as it is tapped, and every phone replays what it hasn't seen yet.
+// A phone plays the seat its credential names (kept in this browser); without one it watches
+// and may take a free seat.
+
+import { Board, activate } from "./board.js";
+import { _, lang } from "./i18n.js";
+import {
+  SPEED_KEY, TEXT, botSpeed, colorOf, isBot, nameOf, replay, said, say, seatsColors, showDice,
+  useBoard,
+} from "./table.js";
+
+const ROOM = {
+  you: () => _("you"),
+  host: () => _("host"),
+  free: () => _("free seat"),
+  toMove: () => _("to move"),
+  waitingFor: (who) => _("Waiting for someone to take %(who)s's seat.", { who }),
+  theirTurn: (who) => _("%(who)s is playing.", { who }),
+  watching: () => _("You are watching this game."),
+  watchingFree: () => _("You are watching: take a free seat to play."),
+  joinLater: () => _("New players join at the start of the host's turn: a seat will show here "
+    + "then."),
+  copied: () => _("Copied"),
+  offline: () => _("No answer from the server: trying again…"),
+};
+
+const POLL_VISIBLE = 1000;   // ms between polls while the page is in view (docs/rooms.md)
+const POLL_HIDDEN = 15000;   // and while it isn't
+
+const app = document.getElementById("app");
+const $ = (id) => document.getElementById(id);
+const code = app.dataset.code;
+const KEY = `boardpass:room:${code}`;
+
+let board = null;
+let view = null;      // the room and its game as last drawn
+let etag = null;
+let busy = false;     // a step of ours is on its way
+let claim = null;     // this phone's ticket for the re-roll claim, while its window is open
+let credential = takeCredential();
+
+// -- this phone's seat ----------------------------------------------------------------------------
+
+// The credential from the address (#c=, from making the room) moves to this browser's storage.
+function takeCredential() {
+  const m = location.hash.match(/[#&]c=([^&]+)/);
+  if (m) {
+    localStorage.setItem(KEY, decodeURIComponent(m[1]));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return localStorage.getItem(KEY);
+}
+
+// The color the credential plays (its signed payload says so; the server checks it).
+function myColor() {
+  if (!credential) return null;
+  try {
+    const payload = credential.split(".")[0].replace(/-/g, "+").replace(/_/g, "/");
+    const [room, color] = JSON.parse(atob(payload + "===".slice((payload.length + 3) % 4)));
+    return room === code ? color : null;
+  } catch { return null; }
+}
+
+function mySeat(v) {
+  const color = myColor();
+  if (color === null) return null;
+  const seat = v.seats.findIndex((s) => colorOf(s) === color);
+  return seat >= 0 && v.room.members.includes(seat) ? seat : null;
+}
+
+function forget() {
+  localStorage.removeItem(KEY);
+  credential = null;
+}
+
+// -- talking to the server ------------------------------------------------------------------------
+
+async function call(url, body, headers = {}) {
+  const response = await fetch(url, body === undefined ? { headers, cache: "no-store" } : {
+    method: "POST", cache: "no-store",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify({ ...body, lang }),
+  });
+  if (response.status === 304) return null;
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error(data.error ? data.error.message : TEXT.httpError(response.status));
+    error.code = data.error ? data.error.code : null;
+    error.room = data.room || null;
+    throw error;
+  }
+  if (data.room) etag = response.headers.get("ETag") || etag;  // a room's answer
+  return data;
+}
+
+const since = () => `?since=${view ? view.steps : ""}&lang=${encodeURIComponent(lang)}`;
+
+// What's new in the room, replayed from the last step this page drew, then drawn.
+async function show(next) {
+  const known = view;
+  view = next;
+  if (known && next.replay && next.replay.events.length && next.steps > known.steps) {
+    await replay(next.replay, next);
+  }
+  render();
+}
+
+// -- polling: about once a second in view, rarely out of it; 304 while nothing changed -----------
+
+async function poll() {
+  if (!busy) {
+    try {
+      const headers = etag ? { "If-None-Match": etag } : {};
+      const next = await call(app.dataset.api + since(), undefined, headers);
+      if (next) await show(next);
+      $("status").classList.remove("error");
+    } catch (error) {
+      if (error.code === "NoRoom") { say(error.message, true); return; }
+      say(ROOM.offline(), true);
+    }
+  }
+  setTimeout(poll, document.visibilityState === "visible" ? POLL_VISIBLE : POLL_HIDDEN);
+}
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && view && !busy) {
+    call(app.dataset.api + since(), undefined, etag ? { "If-None-Match": etag } : {})
+      .then((next) => next && show(next)).catch(() => {});
+  }
+});
+
+// -- playing -------------------------------------------------------------------------------------
+
+async function submit(steps) {
+  if (busy) return;
+  busy = true;
+  claim = null;
+  try {
+    const next = await call(app.dataset.steps + since(),
+      { version: view.room.version, credential, steps });
+    claim = next.claim || null;
+    await show(next);
+    armClaim();
+  } catch (error) {
+    if (error.code === "NotYours") forget();
+    if (error.room) await show(error.room);  // the room moved on: here it is, as it is now
+    say(error.message, true);
+  } finally {
+    busy = false;
+  }
+  // A re-roll window this page has no ticket for (reloaded in it): let it go.
+  const seat = mySeat(view);
+  if (!busy && view.phase === "claim" && view.turn === seat && !claim) submit(["miss"]);
+}
+
+// The re-roll claim: Roll within the window claims it; otherwise the page lets it go.
+function armClaim() {
+  if (!claim) return;
+  const ticket = claim.ticket;
+  setTimeout(() => {
+    if (claim && claim.ticket === ticket && !busy) submit(["miss"]);
+  }, claim.seconds * 1000);
+}
+
+function roll() {
+  if (busy) return;
+  submit(claim ? [{ claim: claim.ticket }, "roll"] : ["roll"]);
+}
+
+function pick(moves) {
+  if (busy) return;
+  if (moves.length === 1) { play(moves[0]); return; }
+  const box = $("choices");
+  box.replaceChildren();
+  const label = document.createElement("p");
+  label.textContent = TEXT.whichMove();
+  box.append(label);
+  for (const m of moves) {
+    const button = document.createElement("button");
+    button.textContent = m.label;
+    button.addEventListener("click", () => play(m));
+    box.append(button);
+  }
+  box.hidden = false;
+}
+
+function play(m) {
+  $("choices").hidden = true;
+  submit([{ from: m.from, to: m.to, values: m.values }]);
+}
+
+// -- joining -------------------------------------------------------------------------------------
+
+async function join(event) {
+  event.preventDefault();
+  const form = $("join");
+  const message = $("joinmsg");
+  message.hidden = true;
+  try {
+    const next = await call(app.dataset.join, {
+      name: form.elements.name.value, color: form.elements.color.value || null, credential,
+    });
+    credential = next.you.credential;
+    localStorage.setItem(KEY, credential);
+    await show(next);
+  } catch (error) {
+    message.textContent = error.message;
+    message.hidden = false;
+    if (error.room) await show(error.room);
+  }
+}
+
+// -- drawing -------------------------------------------------------------------------------------
+
+function render() {
+  const v = view;
+  const seat = mySeat(v);
+  board.place(v.pieces, seatsColors(v));
+  board.clearMoves();
+  showPeople(v, seat);
+  showJoin(v, seat);
+  const mine = seat !== null && v.turn === seat && v.phase !== "over";
+  showDice(v.phase === "move" ? v.last_roll : v.last_roll || [], v.pool);
+  $("roll").hidden = !(mine && (v.phase === "roll" || v.phase === "claim"));
+  $("choices").hidden = true;
+  const who = nameOf(v, v.turn);
+  if (v.phase === "over") {
+    say(TEXT.wins(nameOf(v, v.winner)));
+  } else if (!mine) {
+    const free = v.room.free.includes(v.turn);
+    say(free ? ROOM.waitingFor(who) : ROOM.theirTurn(who));
+  } else if (v.phase === "claim") {
+    say(TEXT.movedClaim(who));
+  } else if (v.phase === "roll") {
+    say(v.doubles ? TEXT.doubles(who) : said(TEXT.yourTurn)(who));
+  } else {
+    say(said(TEXT.tap)(who));
+    board.showMoves(v.legal, colorOf(v.seats[v.turn]), pick, null);
+    for (const node of board.pieceNodes) {
+      if (+node.dataset.seat !== v.turn) continue;
+      const progress = +node.dataset.progress;
+      if (v.legal.some((m) => m.from === progress)) {
+        node.classList.add("movable");
+        node.setAttribute("tabindex", "0");
+        node.setAttribute("role", "button");
+        node.setAttribute("aria-label", said(TEXT.showMoves)(+node.dataset.piece + 1));
+        activate(node, () => board.showMoves(v.legal, colorOf(v.seats[v.turn]), pick, progress));
+      }
+    }
+  }
+}
+
+// Who is in the room: each seat's color and name, and who is you, the host, a bot, to move.
+function showPeople(v, seat) {
+  const list = $("people");
+  list.replaceChildren();
+  for (const s of v.seats) {
+    const item = document.createElement("li");
+    item.dataset.seat = s.seat;
+    const swatch = document.createElement("span");
+    swatch.className = `swatch ${s.color}`;
+    swatch.setAttribute("role", "img");
+    swatch.setAttribute("aria-label", TEXT.color(s.color));
+    item.append(swatch, " ", s.name);
+    const tags = [];
+    if (s.seat === seat) tags.push(ROOM.you());
+    if (s.seat === v.room.host) tags.push(ROOM.host());
+    if (isBot(v, s.seat)) tags.push(TEXT.botTag());
+    if (v.room.free.includes(s.seat)) tags.push(ROOM.free());
+    if (v.phase !== "over" && s.seat === v.turn) {
+      tags.push(ROOM.toMove());
+      item.classList.add("tomove");
+    }
+    for (const text of tags) {
+      const tag = document.createElement("span");
+      tag.className = "tag";
+      tag.textContent = text;
+      item.append(" ", tag);
+    }
+    list.append(item);
+  }
+}
+
+// A phone without a seat watches, and may take a free one (a Ludo table: a new color too).
+function showJoin(v, seat) {
+  const form = $("join");
+  const note = $("watching");
+  const choices = v.room.free.map((s) => v.seats[s].color).concat(v.room.new_colors);
+  const ludoLater = board.layout.game === "ludo" && !choices.length && v.phase !== "over" &&
+    v.seats.length < board.layout.colors.length;
+  form.hidden = seat !== null || !choices.length || v.phase === "over";
+  note.hidden = seat !== null;
+  note.textContent = choices.length ? ROOM.watchingFree()
+    : ludoLater ? ROOM.joinLater() : ROOM.watching();
+  if (form.hidden) return;
+  const select = $("joincolor");
+  const chosen = select.value;
+  select.replaceChildren();
+  for (const color of choices) {
+    const option = document.createElement("option");
+    option.value = color;
+    const taken = v.seats.find((s) => s.color === color);
+    option.textContent = taken ? `${TEXT.color(color)} (${taken.name})` : TEXT.color(color);
+    select.append(option);
+  }
+  if (choices.includes(chosen)) select.value = chosen;
+}
+
+// -- sharing the room ----------------------------------------------------------------------------
+
+function setUpSharing() {
+  const url = $("roomlink").value;
+  if (navigator.share) {
+    $("share").hidden = false;
+    $("share").addEventListener("click", () => navigator.share({ url }).catch(() => {}));
+  }
+  $("copy").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(url); } catch {
+      $("roomlink").select();
+      document.execCommand("copy");
+    }
+    $("copy").textContent = ROOM.copied();
+  });
+}
+
+// -- start ---------------------------------------------------------------------------------------
+
+async function start() {
+  const [layout, first] = await Promise.all([
+    call(app.dataset.board),
+    call(app.dataset.api + `?lang=${encodeURIComponent(lang)}`),
+  ]);
+  board = new Board($("board"), layout);
+  useBoard(board);
+  view = first;
+  render();
+  setTimeout(poll, POLL_VISIBLE);
+  const seat = mySeat(view);
+  if (view.phase === "claim" && view.turn === seat) submit(["miss"]);
+}
+
+$("roll").addEventListener("click", roll);
+$("join").addEventListener("submit", join);
+const speed = document.querySelector("#botspeed select");
+if (speed) {
+  speed.value = botSpeed();
+  speed.addEventListener("change", () => localStorage.setItem(SPEED_KEY, speed.value));
+}
+setUpSharing();
+start().catch((error) => say(error.message, true));

@@ -1,0 +1,294 @@
+// What the game page and the room page share: every word they say about a game (translated:
+// see i18n.js), the status line, the dice, the feed, and the replay of what was played.
+// The page gives it its board once it is drawn (useBoard).
+
+import { sleep } from "./board.js";
+import { N_, _ } from "./i18n.js";
+import { markDecision } from "./review.js";
+
+const $ = (id) => document.getElementById(id);
+let board = null;
+
+export function useBoard(drawn) { board = drawn; }
+
+// -- every word, in one place ---------------------------------------------------------------------
+
+const ORDINALS = [N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th")];
+export const MEDALS = ["gold", "silver", "bronze"];  // class names, not words
+// Colors' names (the API's color identifiers are English words: shown translated).
+const COLOR_NAMES = [N_("red"), N_("blue"), N_("green"), N_("yellow"), N_("purple"),
+  N_("orange")];
+export const TEXT = {
+  // What a game calls its pieces and dice, in whole sentences (each language says them its way).
+  yourTurn: {
+    parcheesi: (who) => _("%(who)s, your turn: roll the dice.", { who }),
+    "red-arse": (who) => _("%(who)s, your turn: roll the die.", { who }),
+    ludo: (who) => _("%(who)s, your turn: roll the die.", { who }),
+  },
+  tap: {
+    parcheesi: (who) => _("%(who)s: tap a pawn or a landing spot.", { who }),
+    "red-arse": (who) => _("%(who)s: tap a marble or a landing spot.", { who }),
+    ludo: (who) => _("%(who)s: tap a piece or a landing spot.", { who }),
+  },
+  showMoves: {
+    parcheesi: (n) => _("Pawn %(n)s: show its moves", { n }),
+    "red-arse": (n) => _("Marble %(n)s: show its moves", { n }),
+    ludo: (n) => _("Piece %(n)s: show its moves", { n }),
+  },
+  sentBack: {
+    parcheesi: (who, whom) => _("%(who)s sent %(whom)s's pawn back to the nest", { who, whom }),
+    "red-arse": (who, whom) => _("%(who)s sent %(whom)s's marble back to base", { who, whom }),
+    ludo: (who, whom) => _("%(who)s sent %(whom)s's piece home", { who, whom }),
+  },
+  ordinal: (n) => (ORDINALS[n - 1] ? _(ORDINALS[n - 1]) : String(n)),
+  color: (name) => (COLOR_NAMES.includes(name) ? _(name) : name),
+  raided: (who, whom) => _("%(who)s raided %(whom)s's home", { who, whom }),
+  reachedGoal: (who) => _("%(who)s brought a piece to the goal", { who }),
+  finished: (who, n) => _("%(who)s finished %(place)s", { who, n, place: TEXT.ordinal(n) }),
+  lastPlace: (who, n) => _("%(who)s takes the last place (%(place)s)",
+    { who, n, place: TEXT.ordinal(n) }),
+  rolledFeed: (who, dice) => _("%(who)s rolled %(dice)s", { who, dice: dice.join("-") }),
+  rolled: (who, dice) => (dice.length === 2
+    ? _("%(who)s rolled %(a)s and %(b)s", { who, a: dice[0], b: dice[1] })
+    : _("%(who)s rolled %(dice)s", { who, dice: dice.join(", ") })),
+  moveFeed: (who, label) => `${who}: ${label}`,
+  reroll: (who, claimed) => (claimed ? _("%(who)s: re-roll claimed", { who })
+    : _("%(who)s: re-roll missed", { who })),
+  firstRolls: (again, totals) => (again ? _("Tie, roll again: %(totals)s", { totals })
+    : _("Who goes first: %(totals)s", { totals })),
+  toPlay: (pool) => _("to play: %(values)s", { values: pool.join(", ") }),
+  wins: (who) => _("%(who)s wins!", { who }),
+  turnDone: (who, next) => _("%(who)s, your turn is done. Send it to %(next)s.", { who, next }),
+  // Bots: the server plays their turns once a turn is sent.
+  turnDoneBots: (who) => _("%(who)s, your turn is done: the bots play next.", { who }),
+  endTurn: () => _("End turn"),
+  botTag: () => _("bot"),
+  againAfterBots: (who) => _("The bots have played. %(who)s, your turn again.", { who }),
+  createdBots: (to) => _("Game created: %(to)s against the bots.", { to }),
+  play: () => _("Play"),
+  continue: () => _("Continue"),
+  movedClaim: (who) => _("%(who)s moved.", { who }),
+  doubles: (who) => _("Doubles! %(who)s, roll again.", { who }),
+  rollAgain: (who) => _("%(who)s, roll again.", { who }),
+  whichMove: () => _("Which move?"),
+  sendTurn: () => _("Send turn"),
+  finishGame: () => _("Finish the game"),
+  gameOver: (who) => _("Game over: %(who)s wins.", { who }),
+  texted: (to) => _("Texted the link to %(to)s.", { to }),
+  sendYourself: (error) => _("%(error)s Send it yourself:", { error }),
+  created: (to) => _("Game created. %(to)s goes first: send them the link.", { to }),
+  createdLocal: (to) => _("Game created. %(to)s goes first: pass them the phone.", { to }),
+  passPhone: (to) => _("Pass the phone to %(to)s.", { to }),
+  sendLink: (to) => _("Send the link to %(to)s:", { to }),
+  sendTo: (to) => _("Send to %(to)s", { to }),
+  playHere: () => _("Play the next turn here"),
+  copied: () => _("Copied"),
+  newGame: (to) => _("New game: %(to)s goes first.", { to }),
+  sent: (to) => _("Sent. %(to)s is next.", { to }),
+  isNext: (to) => _("%(to)s is next.", { to }),
+  older: () => _("This is an older link for this game: you have already seen a newer one."),
+  // An older link (the server knows the game has moved on): it shows the game, read-only.
+  movedOn: (who) => _("This turn was already played: the game has moved on. It is %(who)s's "
+    + "turn now, with the newest link.", { who }),
+  movedOnYou: (who) => _("This turn was already played: the game has moved on. %(who)s, if it "
+    + "is your turn again, open the newest link you were sent.", { who }),
+  movedOnOver: () => _("This turn was already played: the game has moved on, and it is over. "
+    + "The newest link shows how it ended."),
+  newest: () => _("Open the newest link"),
+  noAnswer: () => _("The server didn't answer."),
+  httpError: (status) => _("Error %(status)s", { status }),
+  // Ludo's table: results, medals, rematch, players joining.
+  medals: [N_("Gold medal"), N_("Silver medal"), N_("Bronze medal")],
+  resultsTo: (host) => _("Game over. Send the results to %(host)s, the host: the rematch is on "
+    + "their page.", { host }),
+  resultsHere: () => _("Game over. The final link:"),
+  hostDecides: (host) => _("%(host)s, the host, can start a rematch from this page.", { host }),
+  iAmHost: (host) => _("I'm %(host)s", { host }),
+  rematching: () => _("Starting the rematch…"),
+  adding: () => _("Adding…"),
+  added: (name) => _("%(name)s joins the game.", { name }),
+  chooseColor: () => _("Choose a color."),
+  // Turn deadlines: the time left (from the server's deadline), then the turn played for them.
+  timeLeft: (who, left) => _("%(who)s has %(left)s for this turn", { who, left }),
+  hoursMinutes: (h, min) => (min ? _("%(h)s h %(min)s min", { h, min }) : _("%(h)s h", { h })),
+  minutes: (min) => _("%(min)s min", { min }),
+  timeUp: (who) => _("%(who)s's time for this turn is up: whoever has this link can have it "
+    + "played for them.", { who }),
+  timeStarts: (who) => _("%(who)s's time for this turn starts when the link reaches them.",
+    { who }),
+  playingFor: (who) => _("Playing %(who)s's turn…", { who }),
+  playedFor: (who) => _("%(who)s's turn was played for them", { who }),
+  // Players away (two turns missed in a row) and, in Ludo, disqualified.
+  away: (who) => _("%(who)s missed two turns in a row: their turns are played for them.",
+    { who }),
+  imBack: (who) => _("I'm %(who)s: I'm back", { who }),
+  backSaid: (who) => _("%(who)s is back and plays their own turns again.", { who }),
+  disqualified: (who) => _("%(who)s was disqualified: three turns ran out in a row.", { who }),
+};
+
+
+
+// How fast the replay shows bots' moves (people's always go at the normal pace): a share of the
+// normal pauses, 0 shows them at once. The choice is kept in this browser.
+export const BOT_SPEEDS = { slow: 2, normal: 1, fast: 0.3, instant: 0 };
+export const SPEED_KEY = "boardpass:botspeed";
+
+export function botSpeed() {
+  const chosen = localStorage.getItem(SPEED_KEY);
+  return chosen in BOT_SPEEDS ? chosen : "normal";
+}
+
+// -- the seats ------------------------------------------------------------------------------------
+
+// A sentence of `TEXT` that each game says its own way (its pieces, its dice).
+export function said(table) { return table[board.layout.game] || table.parcheesi; }
+export function isLudo() { return board.layout.game === "ludo"; }
+
+// Each seat's color as its index in the board layout.
+export function colorOf(seat) {
+  return board.layout.colors.findIndex((c) => c.name === seat.color);
+}
+export function seatsColors(v) { return v.seats.map(colorOf); }
+export function nameOf(v, seat) { return v.seats[seat].name; }
+export function isBot(v, seat) { return !!v.seats[seat].bot; }
+
+// -- the status line, the dice, the feed ----------------------------------------------------------
+
+export function say(text, isError = false) {
+  const status = $("status");
+  status.textContent = text;
+  status.classList.toggle("error", isError);
+}
+
+export function showDice(dice, pool) {
+  const box = $("dice");
+  box.replaceChildren();
+  for (const d of dice) {
+    const face = document.createElement("span");
+    face.className = "die";
+    face.textContent = d;
+    box.appendChild(face);
+  }
+  if (pool && pool.length && dice.length > 1) {  // one die: nothing more to say
+    const left = document.createElement("span");
+    left.className = "pool";
+    left.textContent = TEXT.toPlay(pool);
+    box.appendChild(left);
+  }
+}
+
+export function addFeed(text) {
+  const item = document.createElement("li");
+  item.textContent = text;
+  $("feed").prepend(item);
+  return item;
+}
+
+// Seats (other than `seat`) with more pieces back home after a move than before it.
+export function sentBack(before, after, seat) {
+  const home = (list) => list.filter((p) => p === -1).length;
+  return after.map((list, s) => s).filter((s) => s !== seat && home(after[s]) > home(before[s]));
+}
+
+// The feed's lines for what a move by `seat` to `to` did: pieces it sent back, and in Ludo the
+// goal and the placings it brought. `v` is the game after the move (its placings).
+export function outcomeLines(v, seat, to, kills, mine = null) {
+  const who = nameOf(v, seat);
+  const lines = kills.map((whom) => said(TEXT.sentBack)(who, nameOf(v, whom)));
+  if (!isLudo() || to !== board.home) return lines;
+  lines.push(TEXT.reachedGoal(who));
+  const place = v.placed.indexOf(seat) + 1;
+  const before = mine ? mine.every((p) => p === board.home) : false;
+  if (place && !before && v.pieces[seat].every((p) => p === board.home)) {
+    lines.push(TEXT.finished(who, place));
+    if (v.phase === "over" && place === v.placed.length - 1) {
+      const last = v.placed[v.placed.length - 1];
+      lines.push(TEXT.lastPlace(nameOf(v, last), v.placed.length));
+    }
+  }
+  return lines;
+}
+
+// -- replay -----------------------------------------------------------------------------------
+
+// `v` names the seats (the game the replay belongs to). Bots' moves go at the chosen bot speed
+// (read at each step, so a change applies at once); "instant" places them without animation.
+// `after(step)` is called once the event that step played is shown.
+export async function replay(r, v, after = () => {}) {
+  if (!r || !r.events.length) return;
+  let skipped = false;
+  $("skip").hidden = false;
+  $("skip").onclick = () => { skipped = true; };
+  const colors = seatsColors(v);
+  board.place(r.pieces, colors);
+  const decided = new Set(v.decisions.map(([step]) => step));
+  let previous = null;
+  for (const [i, event] of r.events.entries()) {
+    if (skipped) break;
+    const step = r.start + i;  // in the game
+    const who = nameOf(v, event.seat);
+    const bot = isBot(v, event.seat);
+    // A turn played for an absent player (after its deadline): said once, at its start.
+    if (event.auto && !(previous && previous.auto && previous.seat === event.seat)) {
+      addFeed(TEXT.playedFor(who)).classList.add("auto");
+    }
+    previous = event;
+    const items = eventLines(v, event).map((line) => {
+      const item = addFeed(line);
+      if (bot) { item.classList.add("bot"); item.dataset.tag = TEXT.botTag(); }
+      if (event.auto) item.classList.add("auto");
+      return item;
+    });
+    if (event.kind === "move" && decided.has(step)) markDecision(items[0], v, step);
+    const pace = bot || event.auto ? BOT_SPEEDS[botSpeed()] : 1;
+    if (event.kind === "roll") {
+      showDice(event.dice);
+      say(TEXT.rolled(who, event.dice));
+      if (pace) await sleep(500 * pace);
+    } else if (event.kind === "move") {
+      if (pace) await board.animate(event.seat, event.piece, colors[event.seat], event, 90 * pace);
+      board.place(event.pieces, colors);
+      if (pace) await sleep(200 * pace);
+    } else {
+      say(TEXT.reroll(who, event.kind === "claim"));
+      if (pace) await sleep(300 * pace);
+    }
+    after(step + 1);
+  }
+  $("skip").hidden = true;
+}
+
+// The replay cut to its last turn: the events of the last seat to play, from where they began.
+export function lastTurn(r) {
+  const events = r.events;
+  let i = events.length;
+  while (i && events[i - 1].seat === events[events.length - 1].seat) i--;
+  return { ...r, start: r.start + i, pieces: i ? events[i - 1].pieces : r.pieces,
+    events: events.slice(i) };
+}
+
+// The feed's lines for one event of the replay: the roll or move, then whom it sent back and
+// whose home it raided.
+function eventLines(v, event) {
+  const who = nameOf(v, event.seat);
+  if (event.kind === "roll") return [TEXT.rolledFeed(who, event.dice)];
+  if (event.kind === "claim" || event.kind === "miss") {
+    return [TEXT.reroll(who, event.kind === "claim")];
+  }
+  if (event.kind !== "move") return [];
+  const lines = [TEXT.moveFeed(who, event.label)];
+  const owner = raided(v, event);
+  if (owner !== null) lines.push(TEXT.raided(who, nameOf(v, owner)));
+  // The placings a finishing move brought are the link's (v); the pieces are the event's.
+  return lines.concat(outcomeLines({ ...v, pieces: event.pieces }, event.seat, event.to,
+    event.kills || []));
+}
+
+// The seat whose home column a move turned into, when it isn't the mover's own.
+function raided(v, event) {
+  const cell = board.homeCell(event.to);
+  if (!cell || board.homeCell(event.from) === cell) return null;
+  if (cell.color === v.seats[event.seat].color) return null;
+  const owner = v.seats.findIndex((s) => s.color === cell.color);
+  return owner >= 0 ? owner : null;
+}
