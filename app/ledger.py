@@ -134,9 +134,9 @@ class Ledger:
         arrival); ``room``: the game is played in that live room, not by links."""
         first = Standing("game#" + seed.hex(), token, step, turn, None)
         data = dict(self._newest(first), by=digest(device) if device else None)
-        if room:
+        if room:  # its links must stay read-only as long as any could be around
             data["room"] = room
-        return self._write(first, data, BEGIN_DAYS)
+        return self._write(first, data, ENTRY_DAYS if room else BEGIN_DAYS)
 
     def into_room(self, standing: Standing, room: str) -> Standing | None:
         """The game at the current link ``standing`` goes on in the live room ``room``: from

@@ -233,6 +233,20 @@ def test_steps_are_played_for_everyone_and_a_poll_sees_them(client):
     assert changed.json["replay"]["events"][0]["dice"] == rolled["last_roll"]
 
 
+def test_an_unchanged_poll_is_answered_from_the_rooms_version_without_reading_the_game(
+        client, monkeypatch):
+    made = make_room(client)
+    code = made["room"]["code"]
+    etag = client.get(f"/api/rooms/{code}").headers["ETag"]
+
+    def no_replay(*args, **kwargs):
+        raise AssertionError("a 304 needs no replay")
+
+    monkeypatch.setattr(Game, "from_token", no_replay)
+    unchanged = client.get(f"/api/rooms/{code}", headers={"If-None-Match": etag})
+    assert unchanged.status_code == 304 and unchanged.headers["ETag"] == etag
+
+
 def test_a_whole_game_in_a_room_replays_from_its_link_to_the_same_position(client):
     view, credentials = seated(client)
     for _ in range(120):
@@ -434,3 +448,37 @@ def test_polls_that_find_their_room_are_never_limited(store_url, clock):
     client = app.test_client()
     code = make_room(client)["room"]["code"]
     assert {client.get(f"/api/rooms/{code}").status_code for _ in range(30)} == {200}
+
+
+# -- what a room holds ------------------------------------------------------------------------------
+
+def test_a_code_drawn_again_after_its_room_expired_lets_no_old_credential_in(app, client, clock):
+    from app.rooms import Rooms
+    from app.web.bookkeeping import store
+
+    made = make_room(client, PLAYERS[:2])
+    code, old = made["room"]["code"], made["you"]["credential"]
+    clock.now += ROOM_DAYS * 24 * 3600 + 1
+    with app.app_context():
+        rooms = Rooms(store(), KEYS)
+        again = rooms.create(made["token"], 0, clock.now, codes=[code])
+        assert again.code == code
+        assert rooms.color_of(again, old) is None
+        assert rooms.color_of(again, rooms.credential(again, 0)) == 0
+
+
+def test_a_live_code_is_never_given_twice(app, client):
+    from app.rooms import RoomFull, Rooms
+    from app.web.bookkeeping import store
+
+    made = make_room(client)
+    with app.app_context(), pytest.raises(RoomFull):
+        Rooms(store(), KEYS).create(made["token"], 0, NOW, codes=[made["room"]["code"]])
+
+
+def test_what_a_room_holds_is_bounded(app):
+    from app.rooms import MAX_ROOM_BYTES, Rooms
+    from app.web.bookkeeping import store
+
+    with app.app_context(), pytest.raises(ValueError):
+        Rooms(store(), KEYS).create("x" * MAX_ROOM_BYTES, 0, NOW)

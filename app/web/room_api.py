@@ -89,17 +89,23 @@ def find(code: str) -> Room:
 
 def room_view(room: Room, since: int | None = None) -> dict:
     """The game at the room's current link, as a link game's page gets it (the steps since
-    ``since`` to replay), and the room: its code, version, host, who is in, the seats free."""
+    ``since`` to replay), and the room (``room_state``)."""
     played, recorder = load(room.token, _keys(), record=True)
     steps = len(played.match.steps)
     since = steps if since is None else min(since, steps)
     view = game_view(played, room.token, recorder, since, lang=i18n.page_lang())
+    view["room"] = room_state(room, played)
+    return view
+
+
+def room_state(room: Room, played: Game) -> dict:
+    """The room beside its game: its code, version, host, who is in, and the seats free."""
     seats = played.header.seats
     seat_of = {seat.color: i for i, seat in enumerate(seats)}
     out = set(getattr(played.state, "out", ()))
     names = played.rules.board.color_names
     taken = {seat.color for seat in seats}
-    view["room"] = {
+    return {
         "code": room.code,
         "version": room.version,
         "url": room_url(room.code),
@@ -112,7 +118,6 @@ def room_view(room: Room, since: int | None = None) -> dict:
         if _can_add(played) else [],
         "moved": room.moved,
     }
-    return view
 
 
 def _can_add(played: Game) -> bool:
@@ -259,7 +264,7 @@ def join(code):
     names = played.rules.board.color_names
     if color is not None and color not in names:
         raise BadRequest(message("choose_color", colors=", ".join(names)))
-    view = room_view(room)["room"]
+    view = room_state(room, played)
     free = [seats[i].color for i in view["free"]]
     wanted = names.index(color) if color is not None else (free or [None])[0]
     if wanted is None and view["new_colors"]:
