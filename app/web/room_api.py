@@ -222,7 +222,8 @@ def credential(room: Room, color: int) -> str:
 def _joined(room: Room, color: int, status: int = 200):
     played = Game.from_token(room.token, _keys())
     seat = next(i for i, s in enumerate(played.header.seats) if s.color == color)
-    return _answer(room, status, you={"seat": seat, "credential": rooms().credential(room, color)})
+    return _answer(room, status, since=_since(),
+                   you={"seat": seat, "credential": rooms().credential(room, color)})
 
 
 @bp.post("/games/<token>/room")
@@ -249,7 +250,8 @@ def from_link(token):
 def join(code):
     """Sit at the table (``{"name"?, "color"?, "credential"?}``): on the free seat of that
     color, or the first free one; at a Ludo table a new player may take a free color at the
-    start of the host's turn. A phone already in the room (its credential) keeps its seat."""
+    start of the host's turn. A phone already in the room (its credential) keeps its seat.
+    ``?since=N`` as for reading."""
     room = find(code)
     data = _json()
     played = Game.from_token(room.token, _keys())

@@ -90,14 +90,20 @@ async function call(url, body, headers = {}) {
     error.room = data.room || null;
     throw error;
   }
-  if (data.room) etag = response.headers.get("ETag") || etag;  // a room's answer
+  if (data.room && !older(data)) etag = response.headers.get("ETag") || etag;  // a room's answer
   return data;
 }
 
 const since = () => `?since=${view ? view.steps : ""}&lang=${encodeURIComponent(lang)}`;
 
+// An answer about an older room than the one drawn: a poll overtaken by a step of this phone's
+// (sent before it, answered after it). Drawn, it would take the page back, and the next poll
+// would replay the step again.
+const older = (next) => !!view && next.room.version < view.room.version;
+
 // What's new in the room, replayed from the last step this page drew, then drawn.
 async function show(next) {
+  if (older(next)) return;
   const known = view;
   view = next;
   if (known && next.replay && next.replay.events.length && next.steps > known.steps) {
@@ -131,10 +137,13 @@ document.addEventListener("visibilitychange", () => {
 
 // -- playing -------------------------------------------------------------------------------------
 
-async function submit(steps) {
+// `again`: the steps are sent a second time (see below), never a third.
+async function submit(steps, again = false) {
   if (busy) return;
   busy = true;
   claim = null;
+  const at = view.steps;
+  let retry = null;
   try {
     const next = await call(app.dataset.steps + since(),
       { version: view.room.version, credential, steps });
@@ -145,9 +154,13 @@ async function submit(steps) {
     if (error.code === "NotYours") forget();
     if (error.room) await show(error.room);  // the room moved on: here it is, as it is now
     say(error.message, true);
+    // Someone joined meanwhile but the game is where it was: the same tap, on the new version.
+    if (error.code === "Stale" && error.room && error.room.steps === at && !again) retry = steps;
+    if (error.code === "ClaimMissed") retry = ["miss"];  // too late for the re-roll
   } finally {
     busy = false;
   }
+  if (retry) { submit(retry, true); return; }
   // A re-roll window this page has no ticket for (reloaded in it): let it go.
   const seat = mySeat(view);
   if (!busy && view.phase === "claim" && view.turn === seat && !claim) submit(["miss"]);
@@ -197,7 +210,7 @@ async function join(event) {
   const message = $("joinmsg");
   message.hidden = true;
   try {
-    const next = await call(app.dataset.join, {
+    const next = await call(app.dataset.join + since(), {
       name: form.elements.name.value, color: form.elements.color.value || null, credential,
     });
     credential = next.you.credential;
@@ -300,7 +313,9 @@ function showJoin(v, seat) {
     const option = document.createElement("option");
     option.value = color;
     const taken = v.seats.find((s) => s.color === color);
-    option.textContent = taken ? `${TEXT.color(color)} (${taken.name})` : TEXT.color(color);
+    const word = TEXT.color(color);
+    const shown = word.charAt(0).toUpperCase() + word.slice(1);
+    option.textContent = taken ? `${shown} (${taken.name})` : shown;
     select.append(option);
   }
   if (choices.includes(chosen)) select.value = chosen;

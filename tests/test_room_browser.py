@@ -1,0 +1,642 @@
+"""Live rooms in a real browser: three phones (headless Chromium, 390 px wide, each its own
+browser profile) in one room against a live server.
+
+What a player would notice: the room made from the New game form, a code typed on the home page
+(in lower case), a room opened by its link, seats taken by name, every roll and move played on one
+phone showing on the others (timed: a move must show on another phone within 2 s; the median
+and max are printed in the summary and written to test-artifacts/room-latency.txt), a step sent
+from an older look at the room refused (409) and the page catching up by itself, a bot's turns
+replayed on the phones, a link game turned into a room, a phone without a seat watching, and a
+poll answer overtaken by the phone's own steps left undrawn.
+
+Every page is watched (browser_support.Monitor): an uncaught exception, a console error or a
+failed request fails the test (favicon.ico aside, and the 409s a test provokes on purpose).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import statistics
+import time
+import urllib.parse
+
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+from app.web import create_app  # noqa: E402
+from browser_support import (  # noqa: E402
+    ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, KEYS, PHONE, LiveServer, Monitor, dice, enter_then_move,
+    find_seed, new_game, progress_grid, shot)
+
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+
+LIMIT = 2.0  # s: the most a roll or move may take to show on another phone
+CODE = re.compile(r"/r/([2-9A-HJKMNP-Z]{6})$")
+
+# Every phone keeps, in the page, when each feed line appeared, when each replay ended (the
+# Skip replay button hides again: the pieces are where the move took them) and when it was
+# clicked, by the machine's clock (Date.now(), the same clock as Python's time.time()).
+TIMING_JS = """
+window.__room = {feed: [], replayed: [], clicks: []};
+document.addEventListener('click', () => window.__room.clicks.push(Date.now()), true);
+new MutationObserver((records) => {
+  const now = Date.now();
+  for (const r of records) {
+    if (r.type === 'childList' && r.target.id === 'feed') {
+      for (const n of r.addedNodes) window.__room.feed.push({t: now, text: n.textContent});
+    } else if (r.type === 'attributes' && r.target.id === 'skip' && r.target.hidden) {
+      window.__room.replayed.push(now);
+    }
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true,
+                      attributeFilter: ['hidden']});
+"""
+INSTANT_BOTS_JS = "localStorage.setItem('boardpass:botspeed', 'instant');"
+FEED_JS = "() => [...document.querySelectorAll('#feed li')].map((li) => li.textContent)"
+# The page has drawn this feed (newest first, joined by newlines) and no replay is running.
+SHOWS_FEED_JS = """(want) => !document.getElementById('skip').hidden ? false :
+  [...document.querySelectorAll('#feed li')].map((li) => li.textContent).join('\\n') === want"""
+
+
+class RoomMonitor(Monitor):
+    """browser_support's Monitor, knowing one more thing that is no failure: Chromium reports a
+    poll answered 304 Not Modified as aborted (net::ERR_ABORTED), though the page's fetch gets
+    its 304, and leaving a page (a test's goto, the end of the test) cuts a poll off."""
+
+    def _failed(self, request):
+        path = urllib.parse.urlsplit(request.url).path
+        if request.failure == "net::ERR_ABORTED" and request.method == "GET" and \
+                re.fullmatch(r"/api/rooms/[^/]+", path):
+            return
+        super()._failed(request)
+
+
+# -- fixtures ------------------------------------------------------------------------------------
+
+class LatencySummary:
+    """The time each roll or move took to show on the other phones, reported at the end."""
+
+    def __init__(self):
+        self.shown: list[float] = []     # s from the click to the feed line on another phone
+        self.replayed: list[float] = []  # s from the click to the end of its replay there
+
+    def lines(self) -> list[str]:
+        def stats(values):
+            return (f"median {statistics.median(values) * 1000:.0f} ms, "
+                    f"max {max(values) * 1000:.0f} ms (n={len(values)})")
+        if not self.shown:
+            return []
+        return [f"a roll or move on one phone shows on another (feed line, dice): "
+                f"{stats(self.shown)}",
+                f"... and its replay there is over (the piece in place): {stats(self.replayed)}"]
+
+    def pytest_terminal_summary(self, terminalreporter):
+        if self.shown:
+            terminalreporter.write_sep("-", "room browser test: time for a move to show")
+            for line in self.lines():
+                terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="module")
+def latency(request):
+    summary = LatencySummary()
+    request.config.pluginmanager.register(summary, "room-latency-summary")
+    yield summary
+    if summary.shown:
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / "room-latency.txt").write_text(
+            "".join(line + "\n" for line in summary.lines())
+            + "shown (ms): " + " ".join(f"{s * 1000:.0f}" for s in summary.shown) + "\n"
+            + "replayed (ms): " + " ".join(f"{s * 1000:.0f}" for s in summary.replayed) + "\n",
+            encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    store = tmp_path_factory.mktemp("store") / "store.db"
+    with pytest.MonkeyPatch.context() as mp:
+        for name in list(os.environ):
+            if name.startswith("TWILIO_") or name == "PUBLIC_URL":
+                mp.delenv(name)
+        # As in test_browser.py: few playouts, so the move reviews the feed asks for come fast.
+        with LiveServer(create_app({"KEYS": KEYS, "ANALYSIS_PLAYOUTS": 30,
+                                    "REVIEW_PLAYOUTS": 30, "REVIEW_EXTRA": 0,
+                                    "ANALYSIS_WAITING": 40,
+                                    "STORE_URL": f"sqlite:///{store}"})) as live:
+            yield live
+
+
+@pytest.fixture(autouse=True)
+def fresh_store(server, tmp_path):
+    """Each test its own store (the games of known seeds come back from test to test)."""
+    app = server.app
+    old = app.extensions.pop("boardpass.store", None)
+    if old:
+        old.close()
+    app.config["STORE_URL"] = f"sqlite:///{tmp_path}/store.db"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """``phone()``: a new watched page in its own browser profile, like another person's phone.
+    Each page's errors are checked at the end of the test."""
+    opened = []
+
+    def open_phone(instant_bots: bool = False):
+        context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
+                                      has_touch=True)
+        context.set_default_timeout(10_000)
+        context.add_init_script(TIMING_JS)
+        if instant_bots:
+            context.add_init_script(INSTANT_BOTS_JS)
+        page = context.new_page()
+        page.monitor = RoomMonitor()
+        page.monitor.attach(page)
+        opened.append((context, page.monitor))
+        return page
+
+    yield open_phone
+    for context, _ in opened:
+        context.close()
+    for _, monitor in opened:
+        monitor.check()
+
+
+# -- the room, from the server and on a page -----------------------------------------------------
+
+def room_code(page) -> str:
+    match = CODE.search(urllib.parse.urlsplit(page.url).path)
+    assert match, page.url
+    return match.group(1)
+
+
+def state(server, code: str) -> dict:
+    status, view = server.api(f"/api/rooms/{code}")
+    assert status == 200, view
+    return view
+
+
+def post(server, path: str, body: dict, expected: int = 200) -> dict:
+    status, answer = server.api(path, body)
+    assert status == expected, answer
+    return answer
+
+
+def feed(page) -> list[str]:
+    return page.evaluate(FEED_JS)
+
+
+def people(page) -> dict[str, list[str]]:
+    """The In the room list: each seat's name and its tags (you, host, bot, free seat...)."""
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#people li')]
+      .map((li) => [li.childNodes[2].textContent.trim(),
+                    [...li.querySelectorAll('.tag')].map((t) => t.textContent)]))""")
+
+
+def tags(view: dict, me: str | None = None) -> dict[str, list[str]]:
+    """The In the room list the server's ``view`` makes, on the phone of ``me``."""
+    room = view["room"]
+    return {s["name"]: [tag for tag, on in (
+        ("you", s["name"] == me), ("host", s["seat"] == room["host"]), ("bot", bool(s["bot"])),
+        ("free seat", s["seat"] in room["free"]),
+        ("to move", view["phase"] != "over" and s["seat"] == view["turn"])) if on]
+        for s in view["seats"]}
+
+
+def expect_people(page, want: dict[str, list[str]]):
+    """Wait until the page lists these seats with these tags (polls bring others' changes)."""
+    deadline = time.monotonic() + 5
+    while people(page) != want:
+        if time.monotonic() > deadline:
+            assert people(page) == want
+        page.wait_for_timeout(50)
+
+
+def take_seat(page, name: str, color: str | None = None, shown: str | None = None):
+    """Sit down on a free seat (``color``, else the first offered) as ``name``; the list then
+    shows this phone on it as ``shown`` (by default the name)."""
+    form = page.locator("#join")
+    expect(form).to_be_visible()
+    expect(page.locator("#watching")).to_have_text("You are watching: take a free seat to play.")
+    form.locator("input[name=name]").fill(name)
+    if color:
+        page.locator("#joincolor").select_option(color)
+    form.locator("button[type=submit]").click()
+    expect(form).to_be_hidden()
+    expect(page.locator("#watching")).to_be_hidden()
+    assert "you" in people(page)[shown or name]
+
+
+def agrees_with(page, view: dict, seated: bool = True):
+    """The page shows the room as the server has it: the pieces, the dice, whose turn it is, and
+    the Roll button on the phone to move only."""
+    assert progress_grid(page) == view["pieces"]
+    assert dice(page) == (view["last_roll"] or [])
+    mover = view["seats"][view["turn"]]["name"]
+    tagged = [name for name, tags in people(page).items() if "to move" in tags]
+    assert tagged == ([] if view["phase"] == "over" else [mover])
+    mine = seated and "you" in people(page).get(mover, [])
+    if mine and view["phase"] in ("roll", "claim"):
+        expect(page.locator("#roll")).to_be_visible()
+    else:
+        expect(page.locator("#roll")).to_be_hidden()
+    spots = page.locator("#board circle.landing").count()
+    movable = page.locator("#board .movable").count()
+    if mine and view["phase"] == "move":
+        assert spots and movable
+    else:  # nothing to tap on a phone whose turn it isn't
+        assert spots == movable == 0
+
+
+def tap_landing(page):
+    """Tap the first landing spot (and the first choice, if several moves land there)."""
+    page.locator("#board circle.landing").first.click()
+    if page.locator("#choices").is_visible():
+        page.locator("#choices button").first.click()
+
+
+def act(page, view: dict):
+    """The player to move does what the room waits for: roll, or tap a landing spot."""
+    if view["phase"] in ("roll", "claim"):
+        page.locator("#roll").click()
+    else:
+        tap_landing(page)
+
+
+def timing(page) -> dict:
+    return page.evaluate("() => window.__room")
+
+
+def play_step(server, code: str, phones: dict, latency: LatencySummary | None = None,
+              think: float = 0) -> dict:
+    """One step played live: the phone to move rolls or taps a landing spot (after ``think``
+    seconds); every phone then shows it. Returns the room as the server has it after the step."""
+    before = state(server, code)
+    mover = phones[before["seats"][before["turn"]]["name"]]
+    others = [page for page in phones.values() if page is not mover]
+    counts = {id(page): len(timing(page)["feed"]) for page in phones.values()}
+    if think:
+        mover.wait_for_timeout(think * 1000)
+    act(mover, before)
+    # The mover's page has the new lines and its replay is over: what it shows is the answer.
+    mover.wait_for_function("(n) => window.__room.feed.length > n && "
+                            "document.getElementById('skip').hidden", arg=counts[id(mover)])
+    after = state(server, code)
+    assert after["steps"] > before["steps"]
+    want = feed(mover)
+    clicked = timing(mover)["clicks"][-1]
+    for page in others:
+        page.wait_for_function(SHOWS_FEED_JS, arg="\n".join(want), timeout=5000)
+        seen = timing(page)
+        new = seen["feed"][counts[id(page)]:]
+        assert [line["text"] for line in reversed(new)] == want[:len(new)]
+        if latency is not None:
+            latency.shown.append((new[0]["t"] - clicked) / 1000)
+            latency.replayed.append((seen["replayed"][-1] - clicked) / 1000)
+    for page in phones.values():
+        agrees_with(page, after)
+    return after
+
+
+def hold_polls(page, code: str) -> list:
+    """Hold the page's next poll of the room (GET /api/rooms/CODE) on its way: until it is let
+    go, the page learns nothing of what others do (the way a poll that hasn't come yet would).
+    Returns the held requests; ``let_go(page, held)`` sends them on."""
+    held = []
+
+    def handler(route):
+        request = route.request
+        if request.method == "GET" and urllib.parse.urlsplit(request.url).path == \
+                f"/api/rooms/{code}":
+            held.append(route)
+        else:
+            route.fallback()
+
+    page.route("**/api/rooms/**", handler)
+    deadline = time.monotonic() + 3
+    while not held:
+        assert time.monotonic() < deadline, "the page stopped polling"
+        page.wait_for_timeout(20)
+    return held
+
+
+def let_go(page, held: list):
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/rooms/**")
+
+
+# -- 1. three phones: make, join by code and by link, play live --------------------------------
+
+def test_three_phones_make_join_and_play_live(server, phone, latency):
+    ana, ben, cleo = phone(), phone(), phone()
+
+    # Ana makes a three-player game from the home page, live in a room.
+    ana.goto(server.url + "/")
+    form = ana.locator("#newgame")
+    form.locator("input[name=play1]").check()  # yellow, blue and red
+    form.locator("input[name=name0]").fill("Ana")
+    form.locator("input[name=room]").check()
+    expect(ana.locator("#deadlinechoice")).to_be_hidden()  # a room has no turn deadline
+    form.locator("button[type=submit]").click()
+    ana.wait_for_url(CODE)
+    code = room_code(ana)
+    expect(ana.locator("#roomcode")).to_have_text(code)
+    assert urllib.parse.urlsplit(ana.url).fragment == ""  # the seat's credential left the address
+    expect(ana.locator("#watching")).to_be_hidden()
+    expect(ana.locator("#join")).to_be_hidden()
+    view = state(server, code)
+    assert [s["name"] for s in view["seats"]] == ["Ana", "Player 2", "Player 3"]
+    assert view["room"]["free"] == [1, 2]
+    expect_people(ana, tags(view, "Ana"))
+    link = ana.locator("#roomlink").input_value()
+    assert link == f"{server.url}/r/{code}"
+    shot(ana, "room-1-made")
+
+    # Ben types the code, in lower case, on the home page; he takes the first free seat.
+    ben.goto(server.url + "/")
+    ben.locator("#joincode input[name=code]").fill(code.lower())
+    ben.locator("#joincode button[type=submit]").click()
+    ben.wait_for_url(f"**/r/{code}")
+    expect(ben.locator("#roomcode")).to_have_text(code)
+    expect(ben.locator("#roll")).to_be_hidden()
+    assert ben.locator("#joincolor option").all_text_contents() == ["Blue (Player 2)",
+                                                                    "Red (Player 3)"]
+    take_seat(ben, "Ben")
+
+    # Cleo opens the room's link; the one free seat left is red.
+    cleo.goto(link)
+    expect(cleo.locator("#roomcode")).to_have_text(code)
+    assert cleo.locator("#joincolor option").all_text_contents() == ["Red (Player 3)"]
+    take_seat(cleo, "Cleo", "red")
+
+    phones = {"Ana": ana, "Ben": ben, "Cleo": cleo}
+    view = state(server, code)
+    assert [s["name"] for s in view["seats"]] == ["Ana", "Ben", "Cleo"]
+    assert view["room"]["free"] == [] and view["room"]["members"] == [0, 1, 2]
+    for name, page in phones.items():
+        expect_people(page, tags(view, name))
+        agrees_with(page, view)
+        assert feed(page) == []
+    shot(ben, "room-1-everyone-in")
+
+    # Several turns live: each roll and move shows on the other two phones. A player takes a
+    # moment before each tap (up to a second, as the phones poll): played at once, every tap
+    # would come at the same point of the others' polling, and the times would all be alike.
+    movers, pauses = set(), random.Random(1)
+    for _ in range(16):
+        movers.add(view["seats"][view["turn"]]["name"])
+        view = play_step(server, code, phones, latency, think=pauses.uniform(0, 1))
+        if view["phase"] == "over":
+            break
+    assert len(movers) >= 2, "the turn never passed"
+    shot(cleo, "room-1-played")
+    assert len(latency.shown) >= 30
+    slowest = max(latency.shown)
+    print("\n" + "\n".join(latency.lines()))
+    assert slowest < LIMIT, f"a move took {slowest:.2f} s to show on another phone"
+
+
+# -- 2. a step sent from an older look at the room ---------------------------------------------
+
+def test_stale_step_is_refused_and_the_page_catches_up(server, phone):
+    # A link at its first turn, made a room by the player to move: a 5 and another number (enter
+    # a pawn, then a move is left).
+    seed = find_seed(enter_then_move)
+    game = new_game(seed)
+    seat = game.match.turn
+    name, other = game.header.seats[seat].name, game.header.seats[1 - seat].name
+    made = post(server, f"/api/games/{game.token()}/room", {"seat": seat}, 201)
+    code, credential = made["room"]["code"], made["you"]["credential"]
+
+    page = phone()
+    page.monitor.allow(f"/api/rooms/{code}/steps", 409, count=2)
+    page.goto(f"{server.url}/r/{code}#c={urllib.parse.quote(credential)}")
+    expect(page.locator("#roll")).to_be_visible()
+    assert people(page) == tags(state(server, code), name)
+    assert people(page)[other] == ["free seat"]
+
+    # Behind the phone's back someone takes the free seat: the phone's Roll goes with the
+    # version it saw, and is refused with the room as it is now. The game itself is where it
+    # was, so the page sends the same roll again on the new version: one tap still rolls.
+    held = hold_polls(page, code)
+    post(server, f"/api/rooms/{code}/join", {"name": "Dora"})
+    statuses = []
+    page.on("response", lambda r: statuses.append(r.status)
+            if r.url.split("?")[0].endswith("/steps") else None)
+    page.locator("#roll").click()
+    expect(page.locator("#board circle.landing")).to_have_count(1)  # enter a pawn with the 5
+    assert statuses == [409, 200]
+    view = state(server, code)
+    assert view["phase"] == "move" and 5 in view["last_roll"]
+    assert people(page) == tags(view, name)
+    assert people(page)["Dora"] == []
+    expect(page.locator("#status")).to_have_text(f"{name}: tap a pawn or a landing spot.")
+    agrees_with(page, view)
+    let_go(page, held)
+
+    # The same player enters the pawn from another device (the credential, from Python): the
+    # landing spot still on this page is a step of an older room.
+    held = hold_polls(page, code)
+    entering = view["legal"][0]
+    post(server, f"/api/rooms/{code}/steps", {
+        "version": view["room"]["version"], "credential": credential,
+        "steps": [{"from": entering["from"], "to": entering["to"],
+                   "values": entering["values"]}]})
+    with page.expect_response(lambda r: r.url.split("?")[0].endswith("/steps")) as answer:
+        tap_landing(page)
+    assert answer.value.status == 409
+    # The page replays the move it missed and shows the move that is left.
+    expect(page.locator("#feed li").first).to_have_text(f"{name}: {entering['label']}")
+    expect(page.locator("#skip")).to_be_hidden()
+    view = state(server, code)
+    expect(page.locator("#status")).to_have_text(
+        "The room has changed since your last look: here it is as it is now.")
+    agrees_with(page, view)
+    let_go(page, held)
+
+    # The player goes on from there: the move left plays.
+    count = len(feed(page))
+    tap_landing(page)
+    page.wait_for_function("(n) => document.querySelectorAll('#feed li').length > n && "
+                           "document.getElementById('skip').hidden", arg=count)
+    view = state(server, code)
+    assert "error" not in (page.locator("#status").get_attribute("class") or "")
+    agrees_with(page, view)
+    shot(page, "room-2-caught-up")
+
+
+# -- 3. a bot's seat ----------------------------------------------------------------------------
+
+def test_bot_turns_replay_on_the_phones(server, phone):
+    ana, watcher = phone(instant_bots=True), phone(instant_bots=True)
+    ana.goto(server.url + "/")
+    form = ana.locator("#newgame")
+    form.locator("input[name=name0]").fill("Ana")
+    form.locator("select[name=bot2]").select_option("easy")
+    form.locator("input[name=room]").check()
+    form.locator("button[type=submit]").click()
+    ana.wait_for_url(CODE)
+    code = room_code(ana)
+    view = state(server, code)
+    bot = view["seats"][1]["name"]
+    assert view["seats"][1]["bot"] and view["room"]["free"] == []
+    expect_people(ana, tags(view, "Ana"))
+    assert people(ana)[bot][:1] == ["bot"]
+    watcher.goto(f"{server.url}/r/{code}")
+    expect(watcher.locator("#watching")).to_have_text("You are watching this game.")
+
+    # Ana plays her turn; once it is over the bot's turn comes back to both phones, tagged.
+    phones = {"Ana": ana, "watcher": watcher}
+    for _ in range(30):
+        if ana.locator("#feed li.bot").count():
+            break
+        view = state(server, code)
+        assert view["seats"][view["turn"]]["name"] == "Ana"
+        count = len(feed(ana))
+        act(ana, view)
+        ana.wait_for_function("(n) => document.querySelectorAll('#feed li').length > n && "
+                              "document.getElementById('skip').hidden", arg=count)
+    else:
+        raise AssertionError("the bot never played")
+    view = state(server, code)
+    want = feed(ana)
+    watcher.wait_for_function(SHOWS_FEED_JS, arg="\n".join(want), timeout=5000)
+    for page in phones.values():
+        lines = page.locator("#feed li.bot")
+        assert lines.count() >= 1
+        assert all(text.startswith(bot) for text in lines.all_text_contents())
+        assert set(lines.evaluate_all("(items) => items.map((li) => li.dataset.tag)")) == {"bot"}
+        agrees_with(page, view, seated=page is ana)
+    assert any(re.fullmatch(rf"{re.escape(bot)} rolled \d-\d", text)
+               for text in ana.locator("#feed li.bot").all_text_contents())
+    if view["phase"] != "over":
+        assert view["seats"][view["turn"]]["name"] == "Ana"
+        expect(ana.locator("#roll")).to_be_visible()
+    shot(watcher, "room-3-bot-played")
+
+
+# -- 4. a link game goes on live --------------------------------------------------------------
+
+def test_link_game_opened_as_a_room(server, phone):
+    game = new_game(0)
+    token, seat = game.token(), game.match.turn
+    name, other = game.header.seats[seat].name, game.header.seats[1 - seat].name
+    player = phone()
+    player.goto(f"{server.url}/g/{token}")
+    expect(player.locator("#roll")).to_be_visible()
+    expect(player.locator("#toroom")).to_be_visible()
+    player.locator("#toroom").click()
+    player.wait_for_url(CODE)
+    code = room_code(player)
+    expect(player.locator("#roll")).to_be_visible()
+    expect(player.locator("#watching")).to_be_hidden()
+    assert people(player) == tags(state(server, code), name)
+    assert people(player)[name] == ["you", "host", "to move"]
+    shot(player, "room-4-from-link")
+
+    # Anyone opening the game's link lands in the room: here the other player, who sits down.
+    friend = phone()
+    friend.goto(f"{server.url}/g/{token}")
+    friend.wait_for_url(f"**/r/{code}")
+    take_seat(friend, "", shown=other)  # a blank name keeps the seat's name
+    assert people(friend) == {name: ["host", "to move"], other: ["you"]}
+    status, link = server.api(f"/api/games/{token}")
+    assert status == 200 and link["room"] == code  # what sends a link's page to the room
+    expect_people(player, tags(state(server, code), name))  # her phone has seen him sit down
+    play_step(server, code, {name: player, other: friend})
+    # The player's own old link, opened again, is the room too, with her seat.
+    player.goto(f"{server.url}/g/{token}")
+    player.wait_for_url(f"**/r/{code}")
+    expect(player.locator("#watching")).to_be_hidden()
+    assert "you" in people(player)[name]
+
+
+# -- 5. a phone without a seat watches ---------------------------------------------------------
+
+def test_spectator_watches_a_full_room(server, phone):
+    made = post(server, "/api/rooms", {"game": "parcheesi", "me": 0, "players": [
+        {"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]}, 201)
+    code = made["room"]["code"]
+    credentials = {"Ana": made["you"]["credential"]}
+    joined = post(server, f"/api/rooms/{code}/join", {})
+    credentials["Ben"] = joined["you"]["credential"]
+    assert joined["room"]["free"] == []
+
+    ana = phone()  # Ana's seat comes to her phone in the address (#c=), as from the form
+    ana.goto(f"{server.url}/r/{code}#c={urllib.parse.quote(credentials['Ana'])}")
+    spectator = phone()
+    spectator.goto(f"{server.url}/r/{code}")
+    expect(spectator.locator("#watching")).to_have_text("You are watching this game.")
+    expect(spectator.locator("#join")).to_be_hidden()
+    view = state(server, code)
+    mover = view["seats"][view["turn"]]["name"]
+    assert people(spectator) == tags(view)
+    expect(spectator.locator("#status")).to_have_text(f"{mover} is playing.")
+    agrees_with(spectator, view, seated=False)
+
+    # A roll, by whoever is to move (Ana on her phone, Ben from Python): the spectator sees it,
+    # and still has nothing to play.
+    if mover == "Ana":
+        play_step(server, code, {"Ana": ana, "spectator": spectator})
+    else:
+        post(server, f"/api/rooms/{code}/steps", {"version": view["room"]["version"],
+                                                  "credential": credentials["Ben"],
+                                                  "steps": ["roll"]})
+        expect(spectator.locator("#feed li").first).to_have_text(re.compile(r"Ben rolled \d-\d"))
+    view = state(server, code)
+    expect(spectator.locator("#skip")).to_be_hidden()
+    agrees_with(spectator, view, seated=False)
+    expect(spectator.locator("#roll")).to_be_hidden()
+    expect(spectator.locator("#watching")).to_be_visible()
+    shot(spectator, "room-5-spectator")
+
+
+# -- 6. a poll overtaken by the phone's own step ----------------------------------------------
+
+def test_a_late_poll_answer_does_not_take_the_page_back(server, phone):
+    """A poll sent before two steps of this phone's, and answered after them (a slow network):
+    its room is older than the one on the page, which keeps what it shows (it used to draw the
+    older room, then replay the step again when the next poll came: the move twice in the
+    feed)."""
+    seed = find_seed(enter_then_move)
+    game = new_game(seed)
+    seat = game.match.turn
+    name = game.header.seats[seat].name
+    made = post(server, f"/api/games/{game.token()}/room", {"seat": seat}, 201)
+    code, credential = made["room"]["code"], made["you"]["credential"]
+    page = phone()
+    page.goto(f"{server.url}/r/{code}#c={urllib.parse.quote(credential)}")
+    expect(page.locator("#roll")).to_be_visible()
+
+    held = hold_polls(page, code)  # a poll on its way, with the version before the roll
+    page.locator("#roll").click()
+    expect(page.locator("#board circle.landing")).to_have_count(1)
+    late = held[0].fetch()  # the server reads the room after the roll...
+    assert late.status == 200 and late.json()["steps"] == 1
+    count = len(feed(page))
+    tap_landing(page)  # ...she enters a pawn...
+    page.wait_for_function("(n) => document.querySelectorAll('#feed li').length > n && "
+                           "document.getElementById('skip').hidden", arg=count)
+    shown = feed(page)
+    assert shown[0].startswith(f"{name}: ")
+    held[0].fulfill(response=late)  # ...and the poll's answer, from before the move, comes last
+    page.unroute("**/api/rooms/**")
+    page.wait_for_timeout(1500)  # the next poll has come and gone
+    assert feed(page) == shown
+    view = state(server, code)
+    assert view["steps"] == 2
+    agrees_with(page, view)
