@@ -636,9 +636,19 @@ def main(argv: list[str] | None = None) -> int:
     ins = commands.add_parser("inspect", help="print the game a link holds")
     ins.add_argument("link")
     ben = commands.add_parser("bench", help="engine speed, handler cost, link size, and a turn "
-                                "followed by five bot turns")
+                                "followed by five bot turns; rooms: live rooms polled and played "
+                                "through a threaded server on 127.0.0.1 (app/room_bench.py)")
+    ben.add_argument("what", nargs="?", choices=["rooms"],
+                     help="rooms: the live rooms bench (without it: the engine's)")
     ben.add_argument("--games", type=int, default=100)
-    ben.add_argument("--seconds", type=float, default=5.0)
+    ben.add_argument("--seconds", type=float,
+                     help="engine: at least this much play per table (default 5); rooms: the "
+                          "live phase (default 60; the unchanged polls a third of it)")
+    ben.add_argument("--rooms", type=int, default=20,
+                     help="rooms: how many, of 4 to 6 phones (5 on average)")
+    ben.add_argument("--step-every", type=float, default=3.0,
+                     help="rooms: seconds between a room's steps")
+    ben.add_argument("--url", help="rooms: a store URL (default: a new SQLite file)")
     rep = commands.add_parser("repeat", help="do a bench's work TIMES times, to count its "
                               "instructions: under callgrind, TIMES 1 less TIMES 0")
     rep.add_argument("work", choices=["links", "chances"],
@@ -749,9 +759,15 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "repeat":
             count = args.count if args.count is not None else REPEAT_COUNTS[args.work]
             print(_lines(repeat(args.work, args.game, args.players, count, args.times)))
+        elif args.command == "bench" and args.what == "rooms":
+            from app.room_bench import room_bench
+
+            seconds = 60.0 if args.seconds is None else args.seconds
+            print(_lines(room_bench(args.url, args.rooms, seconds, args.step_every)))
         elif args.command == "bench":
             for game, players in BENCH_TABLES:
-                print(_lines(bench(game, players, args.games, args.seconds)))
+                print(_lines(bench(game, players, args.games,
+                                   5.0 if args.seconds is None else args.seconds)))
             print(_lines({"bots": bot_turn_bench()}))
         else:
             ok, text = verify(_token(args.link), args.secret, args.commitment)

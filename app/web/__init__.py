@@ -51,7 +51,6 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp, url_prefix="/api")
     app.register_blueprint(room_api.bp, url_prefix="/api")
-    limits.limit_rooms(app)
     app.after_request(bookkeeping.give_device)
 
     @app.after_request

@@ -17,6 +17,7 @@ from app.engine.text import N_
 from app.link import LANGUAGES, LinkError
 from app.play import ClaimMissed, Game, TurnError
 from app.web import ROOT, room_api
+from app.web.limits import limits
 from app.store import StoreUnavailable
 from app.web.api import (STATUS, BadRequest, MovedOn, NotHost, NotJson, NotYours, TableFull,
                          TooEarly, WrongSeat, begin, bot_name, default_name, ludo_options, message,
@@ -162,6 +163,7 @@ def new_game():
         return _home(form, i18n.say(error.args[0])), 400
     played = create_game(game, seats, options, host, lang, deadline if not live else 0)
     if live:  # the creator's phone takes their seat (kept by the page from the address's #c=)
+        limits().take("made")
         color = played.header.seats[host if game == "ludo" else next(
             i for i, seat in enumerate(played.header.seats) if not seat.bot)].color
         room = room_api.open_room(played, color, room_api.record_new(played))
@@ -347,8 +349,9 @@ HTTP_ERRORS = {
 def http_error(error):
     title, text = HTTP_ERRORS[error.code]
     body, status = _error(title, text, error.code, error.name.replace(" ", ""))
-    allow = [value for name, value in error.get_headers() if name == "Allow"]  # 405 says what
-    return body, status, {"Allow": allow[0]} if allow else {}
+    # 405 says what is allowed, 429 when to try again
+    said = {name: value for name, value in error.get_headers() if name in ("Allow", "Retry-After")}
+    return body, status, said
 
 
 RETRY_SECONDS = 30

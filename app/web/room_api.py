@@ -24,6 +24,7 @@ from app.link import Seat
 from app.rooms import Room, RoomFull, Rooms, new_code, read_code
 from app.store import StoreUnavailable
 from app.web import bookkeeping
+from app.web.limits import limits
 from app.web.api import (BadRequest, CLAIM_SECONDS, MovedOn, NotYours, TableFull, WrongSeat,
                          _current, _json, _keys, default_name, ledger, message,
                          new_game, now, parse_host, parse_lang, parse_players, parse_settings)
@@ -79,10 +80,13 @@ def room_url(code: str) -> str:
 
 
 def find(code: str) -> Room:
-    """The live room ``code`` names (as typed): 404 when there is none."""
+    """The live room ``code`` names (as typed): 404 when there is none, 429 for an address
+    that has asked for too many that weren't there (app/web/limits.py)."""
+    limits().check("misses")
     read = read_code(code)
     room = rooms().get(read) if read else None
     if room is None:
+        limits().take("misses")
         raise NoRoom(say("no_room", code=(read or code)[:12]))
     return room
 
@@ -171,6 +175,7 @@ def create():
     """A game played live in a room: the body of ``POST /api/games``, and ``me``, the creator's
     place in ``players`` (Ludo: ``host``). The other people's seats are free for whoever
     joins. Answered with the room, the creator's seat and its credential."""
+    limits().take("made")
     data = _json()
     lang = parse_lang(data.get("lang"), i18n.page_lang())
     i18n.use_table_lang(lang)
@@ -230,6 +235,7 @@ def _joined(room: Room, color: int, status: int = 200):
 def from_link(token):
     """Go on with a link game live, in a room (``{"seat"}``: the seat to move, whose link this
     is): from then on its links are read-only and point to the room."""
+    limits().take("made")
     data = _json()
     played, _ = load(token, _keys())
     i18n.use_table_lang(played.header.lang)
@@ -252,6 +258,7 @@ def join(code):
     color, or the first free one; at a Ludo table a new player may take a free color at the
     start of the host's turn. A phone already in the room (its credential) keeps its seat.
     ``?since=N`` as for reading."""
+    limits().take("joins")
     room = find(code)
     data = _json()
     played = Game.from_token(room.token, _keys())
