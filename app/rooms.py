@@ -5,10 +5,12 @@ link, replayed by the same engine as ever; the room (one store entry, ``room#<CO
 
 - ``token``: the table's **current** link, every step played in the room included;
 - ``members``: the colors taken by a phone (each with the random ``key`` its seat credential
-  carries, and when it joined): a color, unlike a seat's number, never changes, even when a
-  Ludo table seats a new player;
+  carries, when it joined, and a digest of the browser's ``device`` cookie, so that a browser
+  that lost the answer to its join gets its credential again): a color, unlike a seat's
+  number, never changes, even when a Ludo table seats a new player;
 - ``host``: the host's color;
-- ``moved``: when a step was last played, for the page.
+- ``moved``: when a step was last played (a re-roll left unclaimed for long after it may be
+  let go by anyone seated).
 
 The entry's version is the room's version: every change is a compare-and-swap on it, so of
 several phones submitting at once exactly one wins, and a poll compares it alone (no replay)
@@ -64,6 +66,7 @@ def new_code() -> str:
 class Member:
     key: str  # the random part of this color's seat credential
     joined: float
+    by: str | None = None  # the digest of the joining browser's device cookie
 
 
 @dataclass(frozen=True)
@@ -77,13 +80,13 @@ class Room:
 
     def data(self) -> dict:
         return {"token": self.token, "host": self.host, "moved": self.moved,
-                "members": {str(color): {"key": m.key, "joined": m.joined}
+                "members": {str(color): {"key": m.key, "joined": m.joined, "by": m.by}
                             for color, m in sorted(self.members.items())}}
 
     @classmethod
     def from_entry(cls, code: str, entry: Entry) -> "Room":
         data = entry.data
-        members = {int(color): Member(m["key"], m["joined"])
+        members = {int(color): Member(m["key"], m["joined"], m.get("by"))
                    for color, m in data["members"].items()}
         return cls(code, data["token"], data["host"], members, data["moved"], entry.version)
 
@@ -92,12 +95,16 @@ class Room:
         """What a poll compares: the room's code and version (no replay needed)."""
         return f"{self.code}.{self.version}"
 
-    def joined(self, color: int, now: float) -> "Room":
+    def joined(self, color: int, now: float, by: str | None = None) -> "Room":
         """The room with a new phone on ``color`` (a fresh key: any older credential for the
-        color stops playing it)."""
+        color stops playing it), from the browser whose device digest is ``by``."""
         members = dict(self.members)
-        members[color] = Member(secrets.token_urlsafe(12), now)
+        members[color] = Member(secrets.token_urlsafe(12), now, by)
         return replace(self, members=members)
+
+    def color_by(self, by: str | None) -> int | None:
+        """The color the browser ``by`` (a device digest) joined on, if any."""
+        return next((color for color, m in self.members.items() if by and m.by == by), None)
 
 
 class RoomFull(ValueError):
@@ -116,12 +123,13 @@ class Rooms:
         entry = self.store.get("room#" + code)
         return Room.from_entry(code, entry) if entry else None
 
-    def create(self, token: str, host: int, now: float, codes=None) -> Room:
-        """A new room for the game at ``token``, its host's phone (on color ``host``) in it,
-        under the first of ``codes`` (by default, random ones) no live room has: a code in use
-        is never given again."""
+    def create(self, token: str, host: int, me: int, now: float, by: str | None = None,
+               codes=None) -> Room:
+        """A new room for the game at ``token`` (its host on color ``host``), the asking phone
+        in it on color ``me``, under the first of ``codes`` (by default, random ones) no live
+        room has: a code in use is never given again."""
         for code in codes or (new_code() for _ in range(8)):
-            room = Room(code, token, host, moved=now).joined(host, now)
+            room = Room(code, token, host, moved=now).joined(me, now, by)
             if self.store.add("room#" + room.code, self._checked(room), self._expires(now)):
                 return replace(room, version=1)
         raise RoomFull("no free room code")

@@ -198,9 +198,23 @@ def now() -> float:
 
 
 def game_url(token: str) -> str:
+    return public_url("pages.game", token=token)
+
+
+def public_url(endpoint: str, **values) -> str:
+    """A page's full address: under PUBLIC_URL when set, else the request's host."""
     base = current_app.config.get("PUBLIC_URL")
-    path = url_for("pages.game", token=token)
-    return base.rstrip("/") + path if base else url_for("pages.game", token=token, _external=True)
+    if base:
+        return base.rstrip("/") + url_for(endpoint, **values)
+    return url_for(endpoint, **values, _external=True)
+
+
+def since_arg() -> int | None:
+    """``?since=N``: a step number, as the request says it (None when it doesn't)."""
+    since = request.args.get("since")
+    if since is not None and not re.fullmatch(r"[0-9]{1,6}", since):
+        raise BadRequest(message("since"))
+    return None if since is None else int(since)
 
 
 # Every error is answered app-wide (pages.py): JSON under /api/, a friendly page elsewhere.
@@ -462,12 +476,10 @@ def bot_name(bot: int, lang: str, number: int | None = None) -> str:
 def read(token):
     """The game at this link, with the turns since the viewer's own last one, or since step
     ``?since=N``."""
-    since = request.args.get("since")
-    if since is not None and not re.fullmatch(r"[0-9]{1,6}", since):
-        raise BadRequest(message("since"))
+    since = since_arg()
     played, recorder = load(token, _keys(), record=True)
     i18n.use_table_lang(played.header.lang)
-    since = None if since is None else min(int(since), len(played.match.steps))
+    since = None if since is None else min(since, len(played.match.steps))
     try:  # a game reads without the store: only whether this link is the newest is unknown
         standing = _standing(played, token)
     except StoreUnavailable:
@@ -592,6 +604,9 @@ def chances(token):
             steps = None
         if not isinstance(steps, list) or len(steps) > 200:
             raise BadRequest(message("steps"))
+        room = _standing(played, token).room
+        if room:  # steps tried on a room's link would tell anyone watching the dice to come
+            raise MovedOn(message("in_room", code=room))
         if not played.over:
             played.play_turn(played.match.turn, steps, now=now())
         elif steps:
@@ -998,6 +1013,8 @@ def _advance(standing: Standing, ask: str, played: Game, token: str, start: int)
         if made:
             return made, None
         standing = ledger().again(standing)
+        if standing.room:  # gone live meanwhile: the room plays it now
+            raise MovedOn(message("in_room", code=standing.room))
         if standing.repeats(ask, device()):
             return None, standing
         if not standing.known:

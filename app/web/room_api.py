@@ -11,23 +11,24 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask import Blueprint, current_app, jsonify, request, url_for
+from flask import Blueprint, current_app, jsonify, request
 
 from app import i18n
 from app.engine.core import CLAIM, ROLL
 from app.engine.games import NAMES as GAMES, rules_for
 from app.engine.text import N_, Text
-from app.link import LinkError
+from app.ledger import digest
+from app.link import MAX_NAME, LinkError, Seat
 from app.names import clean as clean_name
 from app.play import Game, TurnError
-from app.link import Seat
-from app.rooms import Room, RoomFull, Rooms, new_code, read_code
+from app.rooms import Room, RoomFull, Rooms, read_code
 from app.store import StoreUnavailable
 from app.web import bookkeeping
-from app.web.limits import limits
 from app.web.api import (BadRequest, CLAIM_SECONDS, MovedOn, NotYours, TableFull, WrongSeat,
-                         _current, _json, _keys, default_name, ledger, message,
-                         new_game, now, parse_host, parse_lang, parse_players, parse_settings)
+                         _current, _json, _keys, default_name, ledger, message, new_game, now,
+                         parse_host, parse_lang, parse_players, parse_settings, public_url,
+                         since_arg)
+from app.web.limits import limits
 from app.web.views import game_view, load
 
 bp = Blueprint("rooms", __name__)
@@ -48,6 +49,10 @@ MESSAGES = {
     "room_holder": N_("Only %(name)s, whose turn this link is, can open the game as a room."),
     "no_codes": N_("No room could be made just now: try again."),
 }
+
+# How long after a re-roll's window (CLAIM_SECONDS, from the step that opened it) anyone seated
+# may let it go for a player whose phone went away: the table never waits on a closed page.
+CLAIM_GRACE_SECONDS = 3
 
 
 def say(key: str, **values):
@@ -70,13 +75,16 @@ class Stale(ValueError):
 
 
 def rooms() -> Rooms:
-    return Rooms(bookkeeping.store(), _keys())
+    """The app's rooms (one per app: its credential signer is made once)."""
+    app = current_app._get_current_object()
+    made = app.extensions.get("boardpass.rooms")
+    if made is None or made.store is not bookkeeping.store():
+        made = app.extensions["boardpass.rooms"] = Rooms(bookkeeping.store(), _keys())
+    return made
 
 
 def room_url(code: str) -> str:
-    base = current_app.config.get("PUBLIC_URL")
-    path = url_for("pages.room", code=code)
-    return base.rstrip("/") + path if base else url_for("pages.room", code=code, _external=True)
+    return public_url("pages.room", code=code)
 
 
 def find(code: str) -> Room:
@@ -120,7 +128,6 @@ def room_state(room: Room, played: Game) -> dict:
         # Ludo: colors a newcomer may take now (its join-mid-game rules)
         "new_colors": [names[c] for c in range(len(names)) if c not in taken]
         if _can_add(played) else [],
-        "moved": room.moved,
     }
 
 
@@ -136,7 +143,7 @@ def _can_add(played: Game) -> bool:
                            history[-1][1] != host)
 
 
-def _answer(room: Room, status: int = 200, since: int | None = None, **extra):
+def _answer(room: Room, since: int | None, status: int = 200, **extra):
     body = room_view(room, since)
     body.update(extra)
     response = jsonify(body)
@@ -147,19 +154,11 @@ def _answer(room: Room, status: int = 200, since: int | None = None, **extra):
     return response
 
 
-def _since() -> int | None:
-    since = request.args.get("since")
-    if since is None:
-        return None
-    if not since.isdigit() or len(since) > 6:
-        raise BadRequest(message("since"))
-    return int(since)
-
-
 @bp.get("/rooms/<code>")
 def read(code):
     """The room as it is now; ``If-None-Match`` with the ETag a phone has is answered 304 (no
     body, no replay) while nothing changed. ``?since=N``: the steps after step N to replay."""
+    since = since_arg()
     room = find(code)
     if room.etag in request.if_none_match:
         response = current_app.response_class(status=304)
@@ -167,7 +166,7 @@ def read(code):
         response.cache_control.no_cache = True
         response.cache_control.private = True
         return response
-    return _answer(room, since=_since())
+    return _answer(room, since)
 
 
 @bp.post("/rooms")
@@ -194,23 +193,23 @@ def create():
         raise BadRequest(say("me"))
     color = rules_for(game, options).board.color_names.index(players[me]["color"])
     played = new_game(game, seats, options, host, lang)
-    return _joined(open_room(played, color, record_new(played)), color, 201)
+    return _joined(open_room(played, color, record_new(played)), color, None, 201)
 
 
 def open_room(played: Game, color: int, record) -> Room:
-    """Make the room for ``played`` with the phone asking on ``color``; ``record(code)`` tells
-    the game's ledger its links now play in the room (None: they moved on meanwhile)."""
-    for _ in range(8):
-        code = new_code()
-        if rooms().get(code) is not None:
-            continue
-        if not record(code):
-            raise MovedOn(message("try_again"))
-        try:
-            return rooms().create(played.token(), color, now(), codes=[code])
-        except RoomFull:
-            continue
-    raise StoreUnavailable(say("no_codes"))
+    """Make the room for ``played`` with the phone asking on ``color``, then have
+    ``record(code)`` tell the game's ledger that its links now play in the room (None: they
+    moved on meanwhile). In that order: a room whose game couldn't be marked is never
+    answered, so nobody knows its code, and it expires unplayed."""
+    seats = played.header.seats
+    host = seats[played.header.host].color if hasattr(played.rules, "join") else color
+    try:
+        room = rooms().create(played.token(), host, color, now(), _device())
+    except RoomFull:
+        raise StoreUnavailable(say("no_codes")) from None
+    if not record(room.code):
+        raise MovedOn(message("try_again"))
+    return room
 
 
 def record_new(played: Game):
@@ -224,17 +223,23 @@ def credential(room: Room, color: int) -> str:
     return rooms().credential(room, color)
 
 
-def _joined(room: Room, color: int, status: int = 200):
+def _device() -> str | None:
+    device = bookkeeping.device()
+    return digest(device) if device else None
+
+
+def _joined(room: Room, color: int, since: int | None, status: int = 200):
     played = Game.from_token(room.token, _keys())
     seat = next(i for i, s in enumerate(played.header.seats) if s.color == color)
-    return _answer(room, status, since=_since(),
+    return _answer(room, since, status,
                    you={"seat": seat, "credential": rooms().credential(room, color)})
 
 
 @bp.post("/games/<token>/room")
 def from_link(token):
     """Go on with a link game live, in a room (``{"seat"}``: the seat to move, whose link this
-    is): from then on its links are read-only and point to the room."""
+    is): from then on its links are read-only and point to the room. Players being played for
+    (away) are back: a room has no "I'm back"."""
     limits().take("made")
     data = _json()
     played, _ = load(token, _keys())
@@ -247,52 +252,57 @@ def from_link(token):
     if seat != played.match.turn:
         raise WrongSeat(say("room_holder", name=played.header.seats[played.match.turn].name))
     standing = _current(played, token)
+    for away in sorted(played.away()):
+        played = played.come_back(away)
     color = played.header.seats[seat].color
     return _joined(open_room(played, color, lambda code: ledger().into_room(standing, code)),
-                   color, 201)
+                   color, None, 201)
 
 
 @bp.post("/rooms/<code>/join")
 def join(code):
     """Sit at the table (``{"name"?, "color"?, "credential"?}``): on the free seat of that
     color, or the first free one; at a Ludo table a new player may take a free color at the
-    start of the host's turn. A phone already in the room (its credential) keeps its seat.
-    ``?since=N`` as for reading."""
-    limits().take("joins")
+    start of the host's turn. A phone already in the room (its credential, or the browser it
+    joined from) keeps its seat. ``?since=N`` as for reading."""
+    since = since_arg()
     room = find(code)
     data = _json()
     played = Game.from_token(room.token, _keys())
     i18n.use_table_lang(played.header.lang)
-    seats = played.header.seats
     mine = rooms().color_of(room, data.get("credential"))
+    if mine is None:
+        mine = room.color_by(_device())
     if mine is not None:
-        return _joined(room, mine)
+        return _joined(room, mine, since)
+    limits().take("joins")
     name, color = data.get("name") or "", data.get("color")
     if not isinstance(name, str):
         raise BadRequest(message("name_text"))
     names = played.rules.board.color_names
     if color is not None and color not in names:
         raise BadRequest(message("choose_color", colors=", ".join(names)))
-    view = room_state(room, played)
-    free = [seats[i].color for i in view["free"]]
+    seats = played.header.seats
+    state = room_state(room, played)
+    free = [seats[i].color for i in state["free"]]
     wanted = names.index(color) if color is not None else (free or [None])[0]
-    if wanted is None and view["new_colors"]:
-        wanted = names.index(view["new_colors"][0])
+    if wanted is None and state["new_colors"]:
+        wanted = names.index(state["new_colors"][0])
     if wanted is None:
         raise TableFull(say("no_free_seat"))
     name = clean_name(name)
-    if wanted in free:
-        joined = _renamed(played, seats, wanted, name)
-    else:
-        joined = _seated(played, wanted, name)
-    written = rooms().write(room.joined(wanted, now()), now(), token=joined.token())
+    if len(name) > MAX_NAME:
+        raise BadRequest(Text("A name has at most %(n)s characters.", n=MAX_NAME))
+    joined = _renamed(played, wanted, name) if wanted in free else _seated(played, wanted, name)
+    written = rooms().write(room.joined(wanted, now(), _device()), now(), token=joined.token())
     if written is None:
-        raise Stale(say("stale"), room_view(rooms().get(room.code) or room))
-    return _joined(written, wanted)
+        raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
+    return _joined(written, wanted, since)
 
 
-def _renamed(played: Game, seats, color: int, name: str) -> Game:
+def _renamed(played: Game, color: int, name: str) -> Game:
     """The game with the free seat of ``color`` named ``name`` (kept as it is when blank)."""
+    seats = played.header.seats
     seat = next(i for i, s in enumerate(seats) if s.color == color)
     if not name:
         return played
@@ -332,10 +342,13 @@ def steps(code):
     ``{"from", "to", "values"}``, at a claim point ``{"claim": ticket}`` or ``"miss"``), on
     the room's link, for every phone to see; when the turn is over the bots that follow play
     too. A version other than the room's is refused (409, with the room as it is): of several
-    phones sending the same turn, one wins. ``?since=N`` as for reading."""
+    phones sending the same turn, one wins. A re-roll left unclaimed past its window (and
+    ``CLAIM_GRACE_SECONDS``) may be let go by anyone seated. ``?since=N`` as for reading."""
+    since = since_arg()
     room = find(code)
     data = _json()
     played = Game.from_token(room.token, _keys())
+    played.source = "room#" + room.code  # claim tickets: this room's, whatever its link
     i18n.use_table_lang(played.header.lang)
     version, moves = data.get("version"), data.get("steps")
     if type(version) is not int:
@@ -343,32 +356,40 @@ def steps(code):
     if not isinstance(moves, list) or not 1 <= len(moves) <= 4:
         raise BadRequest(message("steps"))
     color = rooms().color_of(room, data.get("credential"))
-    seats = played.header.seats
     if version != room.version:
-        raise Stale(say("stale"), room_view(room, _since()))
+        raise Stale(say("stale"), room_view(room, since))
     if played.over:
         raise TurnError(message("game_over"))
-    mover = seats[played.match.turn]
-    if color is None or color != mover.color:
-        if mover.bot:
-            raise WrongSeat(message("bot_seat", name=mover.name))
-        if color is None:
-            raise NotYours(say("seat_free" if mover.color not in room.members else
-                               "not_your_seat", name=mover.name))
-        seat = next(i for i, s in enumerate(seats) if s.color == color)
-        raise WrongSeat(message("not_your_turn", turn=mover.name, seat=seats[seat].name))
+    _check_mover(room, played, color, moves)
     seat = played.match.turn
     if played.play_turn(seat, moves, now=now()):
         played.play_bots()
-    token = played.token()
-    written = rooms().write(room, now(), token=token)
+    written = rooms().write(room, now(), token=played.token())
     if written is None:
-        raise Stale(say("stale"), room_view(rooms().get(room.code) or room, _since()))
+        raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
     extra = {}
     if played.match.phase == CLAIM and played.match.turn == seat:
-        ticket = Game(played.header, played.match, played.keys, token).claim_ticket(now())
-        extra["claim"] = {"ticket": ticket, "seconds": CLAIM_SECONDS}
-    return _answer(written, since=_since(), **extra)
+        extra["claim"] = {"ticket": played.claim_ticket(now()), "seconds": CLAIM_SECONDS}
+    return _answer(written, since, **extra)
+
+
+def _check_mover(room: Room, played: Game, color: int | None, moves: list) -> None:
+    """Only the phone on the seat to move plays it; anyone seated may let a re-roll go once
+    its window is long past (the mover's page was closed)."""
+    seats = played.header.seats
+    mover = seats[played.match.turn]
+    if color == mover.color:
+        return
+    if color is not None and moves == ["miss"] and played.match.phase == CLAIM and \
+            now() >= room.moved + CLAIM_SECONDS + CLAIM_GRACE_SECONDS:
+        return
+    if mover.bot:
+        raise WrongSeat(message("bot_seat", name=mover.name))
+    if color is None:
+        raise NotYours(say("seat_free" if mover.color not in room.members else
+                           "not_your_seat", name=mover.name))
+    seat = next(i for i, s in enumerate(seats) if s.color == color)
+    raise WrongSeat(message("not_your_turn", turn=mover.name, seat=seats[seat].name))
 
 
 @bp.app_errorhandler(Stale)

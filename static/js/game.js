@@ -2,11 +2,11 @@
 // The server holds nothing: this turn's steps live in the page's URL (#s=...), so a reload keeps
 // them, and every step is checked by the server, which replays the link each time.
 
-import { Board, activate, seatLabel } from "./board.js";
+import { Board, seatLabel } from "./board.js";
 import { _, lang } from "./i18n.js";
 import { chancesAfter, chancesAt, markDecision, showChances, showGameReview } from "./review.js";
 import {
-  MEDALS, SPEED_KEY, TEXT, addFeed, botSpeed, colorOf, isBot, isLudo, lastTurn, nameOf,
+  MEDALS, SPEED_KEY, TEXT, addFeed, botSpeed, isBot, isLudo, lastTurn, nameOf, offerMoves,
   outcomeLines, replay, said, say, seatsColors, sentBack, showDice, useBoard,
 } from "./table.js";
 
@@ -200,18 +200,8 @@ function render() {
     else say(said(TEXT.yourTurn)(mover));
   } else {
     say(said(TEXT.tap)(mover));
-    board.showMoves(v.legal, colorOf(v.seats[v.turn]), pick, selected);
-    for (const node of board.pieceNodes) {
-      if (+node.dataset.seat !== v.turn) continue;
-      const progress = +node.dataset.progress;
-      if (v.legal.some((m) => m.from === progress)) {
-        node.classList.add("movable");
-        node.setAttribute("tabindex", "0");
-        node.setAttribute("role", "button");
-        node.setAttribute("aria-label", said(TEXT.showMoves)(+node.dataset.piece + 1));
-        activate(node, () => { selected = selected === progress ? null : progress; render(); });
-      }
-    }
+    offerMoves(v, selected, (m) => { if (!busy) play(m); },
+      (progress) => { selected = selected === progress ? null : progress; render(); });
   }
 }
 
@@ -236,23 +226,6 @@ function renderMovedOn(v) {
   }
   note.hidden = false;
   say(note.firstChild.textContent);
-}
-
-function pick(moves) {
-  if (busy) return;
-  if (moves.length === 1) return play(moves[0]);
-  const box = $("choices");
-  box.replaceChildren();
-  const label = document.createElement("p");
-  label.textContent = TEXT.whichMove();
-  box.appendChild(label);
-  for (const m of moves) {
-    const button = document.createElement("button");
-    button.textContent = m.label;
-    button.addEventListener("click", () => play(m));
-    box.appendChild(button);
-  }
-  box.hidden = false;
 }
 
 function play(m) {

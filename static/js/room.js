@@ -3,11 +3,11 @@
 // A phone plays the seat its credential names (kept in this browser); without one it watches
 // and may take a free seat.
 
-import { Board, activate } from "./board.js";
+import { Board, sleep } from "./board.js";
 import { _, lang } from "./i18n.js";
 import {
-  SPEED_KEY, TEXT, botSpeed, colorOf, isBot, nameOf, replay, said, say, seatsColors, showDice,
-  useBoard,
+  SPEED_KEY, TEXT, botSpeed, colorOf, isBot, nameOf, offerMoves, replay, said, say, seatsColors,
+  showDice, useBoard,
 } from "./table.js";
 
 const ROOM = {
@@ -27,6 +27,9 @@ const ROOM = {
 
 const POLL_VISIBLE = 1000;   // ms between polls while the page is in view (docs/rooms.md)
 const POLL_HIDDEN = 15000;   // and while it isn't
+// A re-roll left unclaimed this long (ms) by a phone that went away is let go by any seated
+// phone (the server allows it 8 s after the step that opened it).
+const CLAIM_ABANDONED = 9000;
 
 const app = document.getElementById("app");
 const $ = (id) => document.getElementById(id);
@@ -38,6 +41,8 @@ let view = null;      // the room and its game as last drawn
 let etag = null;
 let busy = false;     // a step of ours is on its way
 let claim = null;     // this phone's ticket for the re-roll claim, while its window is open
+let selected = null;  // the piece whose moves alone are shown
+let next = null;      // the poll to come (a timer)
 let credential = takeCredential();
 
 // -- this phone's seat ----------------------------------------------------------------------------
@@ -72,6 +77,7 @@ function mySeat(v) {
 function forget() {
   localStorage.removeItem(KEY);
   credential = null;
+  if (view) render();
 }
 
 // -- talking to the server ------------------------------------------------------------------------
@@ -88,6 +94,7 @@ async function call(url, body, headers = {}) {
     const error = new Error(data.error ? data.error.message : TEXT.httpError(response.status));
     error.code = data.error ? data.error.code : null;
     error.room = data.room || null;
+    error.retryAfter = Number(response.headers.get("Retry-After")) || null;
     throw error;
   }
   if (data.room && !older(data)) etag = response.headers.get("ETag") || etag;  // a room's answer
@@ -113,26 +120,29 @@ async function show(next) {
 }
 
 // -- polling: about once a second in view, rarely out of it; 304 while nothing changed -----------
+// A finished game changes no more: its page stops asking.
 
 async function poll() {
+  let wait = document.visibilityState === "visible" ? POLL_VISIBLE : POLL_HIDDEN;
   if (!busy) {
     try {
-      const headers = etag ? { "If-None-Match": etag } : {};
-      const next = await call(app.dataset.api + since(), undefined, headers);
-      if (next) await show(next);
+      const answer = await call(app.dataset.api + since(), undefined,
+        etag ? { "If-None-Match": etag } : {});
+      if (answer) await show(answer);
       $("status").classList.remove("error");
+      if (!answer) render();  // the same room, and the clock moved: an abandoned re-roll?
     } catch (error) {
       if (error.code === "NoRoom") { say(error.message, true); return; }
-      say(ROOM.offline(), true);
+      say(error.retryAfter ? error.message : ROOM.offline(), true);
+      wait = Math.max(wait, 1000 * (error.retryAfter || 0));
     }
   }
-  setTimeout(poll, document.visibilityState === "visible" ? POLL_VISIBLE : POLL_HIDDEN);
+  if (view && view.phase === "over") return;
+  clearTimeout(next);
+  next = setTimeout(poll, wait);
 }
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible" && view && !busy) {
-    call(app.dataset.api + since(), undefined, etag ? { "If-None-Match": etag } : {})
-      .then((next) => next && show(next)).catch(() => {});
-  }
+  if (document.visibilityState === "visible" && view) { clearTimeout(next); poll(); }
 });
 
 // -- playing -------------------------------------------------------------------------------------
@@ -141,14 +151,19 @@ document.addEventListener("visibilitychange", () => {
 async function submit(steps, again = false) {
   if (busy) return;
   busy = true;
-  claim = null;
   const at = view.steps;
   let retry = null;
   try {
-    const next = await call(app.dataset.steps + since(),
+    const answer = await call(app.dataset.steps + since(),
       { version: view.room.version, credential, steps });
-    claim = next.claim || null;
-    await show(next);
+    claim = answer.claim || null;
+    selected = null;
+    if (claim) {  // the player's own move, and a re-roll to claim now: no replay to wait for
+      view = answer;
+      render();
+    } else {
+      await show(answer);
+    }
     armClaim();
   } catch (error) {
     if (error.code === "NotYours") forget();
@@ -156,14 +171,14 @@ async function submit(steps, again = false) {
     say(error.message, true);
     // Someone joined meanwhile but the game is where it was: the same tap, on the new version.
     if (error.code === "Stale" && error.room && error.room.steps === at && !again) retry = steps;
-    if (error.code === "ClaimMissed") retry = ["miss"];  // too late for the re-roll
+    if (error.code === "ClaimMissed") { claim = null; retry = ["miss"]; }  // too late
   } finally {
     busy = false;
   }
   if (retry) { submit(retry, true); return; }
   // A re-roll window this page has no ticket for (reloaded in it): let it go.
   const seat = mySeat(view);
-  if (!busy && view.phase === "claim" && view.turn === seat && !claim) submit(["miss"]);
+  if (view.phase === "claim" && view.turn === seat && !claim) submit(["miss"]);
 }
 
 // The re-roll claim: Roll within the window claims it; otherwise the page lets it go.
@@ -175,29 +190,26 @@ function armClaim() {
   }, claim.seconds * 1000);
 }
 
+// Another player's re-roll left open long after its window (their page was closed): a seated
+// phone lets it go, or the table would wait for ever. Armed once per room version.
+let abandoned = null;
+function watchClaim(v, seat) {
+  if (v.phase !== "claim" || seat === null || v.turn === seat) return;
+  if (abandoned && abandoned.version === v.room.version) return;
+  const version = v.room.version;
+  abandoned = { version };
+  setTimeout(() => {
+    if (view.room.version === version && view.phase === "claim" && !busy) submit(["miss"]);
+  }, CLAIM_ABANDONED);
+}
+
 function roll() {
   if (busy) return;
   submit(claim ? [{ claim: claim.ticket }, "roll"] : ["roll"]);
 }
 
-function pick(moves) {
-  if (busy) return;
-  if (moves.length === 1) { play(moves[0]); return; }
-  const box = $("choices");
-  box.replaceChildren();
-  const label = document.createElement("p");
-  label.textContent = TEXT.whichMove();
-  box.append(label);
-  for (const m of moves) {
-    const button = document.createElement("button");
-    button.textContent = m.label;
-    button.addEventListener("click", () => play(m));
-    box.append(button);
-  }
-  box.hidden = false;
-}
-
 function play(m) {
+  if (busy) return;
   $("choices").hidden = true;
   submit([{ from: m.from, to: m.to, values: m.values }]);
 }
@@ -233,7 +245,7 @@ function render() {
   showPeople(v, seat);
   showJoin(v, seat);
   const mine = seat !== null && v.turn === seat && v.phase !== "over";
-  showDice(v.phase === "move" ? v.last_roll : v.last_roll || [], v.pool);
+  showDice(v.last_roll || [], v.pool);
   $("roll").hidden = !(mine && (v.phase === "roll" || v.phase === "claim"));
   $("choices").hidden = true;
   const who = nameOf(v, v.turn);
@@ -248,19 +260,10 @@ function render() {
     say(v.doubles ? TEXT.doubles(who) : said(TEXT.yourTurn)(who));
   } else {
     say(said(TEXT.tap)(who));
-    board.showMoves(v.legal, colorOf(v.seats[v.turn]), pick, null);
-    for (const node of board.pieceNodes) {
-      if (+node.dataset.seat !== v.turn) continue;
-      const progress = +node.dataset.progress;
-      if (v.legal.some((m) => m.from === progress)) {
-        node.classList.add("movable");
-        node.setAttribute("tabindex", "0");
-        node.setAttribute("role", "button");
-        node.setAttribute("aria-label", said(TEXT.showMoves)(+node.dataset.piece + 1));
-        activate(node, () => board.showMoves(v.legal, colorOf(v.seats[v.turn]), pick, progress));
-      }
-    }
+    offerMoves(v, selected, play,
+      (progress) => { selected = selected === progress ? null : progress; render(); });
   }
+  watchClaim(v, seat);
 }
 
 // Who is in the room: each seat's color and name, and who is you, the host, a bot, to move.
@@ -340,16 +343,26 @@ function setUpSharing() {
 
 // -- start ---------------------------------------------------------------------------------------
 
+// The room's first answer, asked again until it comes (a phone's network, a busy server).
 async function start() {
-  const [layout, first] = await Promise.all([
-    call(app.dataset.board),
-    call(app.dataset.api + `?lang=${encodeURIComponent(lang)}`),
-  ]);
-  board = new Board($("board"), layout);
-  useBoard(board);
-  view = first;
+  for (;;) {
+    try {
+      const [layout, first] = await Promise.all([
+        call(app.dataset.board),
+        call(app.dataset.api + `?lang=${encodeURIComponent(lang)}`),
+      ]);
+      board = new Board($("board"), layout);
+      useBoard(board);
+      view = first;
+      break;
+    } catch (error) {
+      if (error.code === "NoRoom") { say(error.message, true); return; }
+      say(error.retryAfter ? error.message : ROOM.offline(), true);
+      await sleep(1000 * (error.retryAfter || 3));
+    }
+  }
   render();
-  setTimeout(poll, POLL_VISIBLE);
+  if (view.phase !== "over") next = setTimeout(poll, POLL_VISIBLE);
   const seat = mySeat(view);
   if (view.phase === "claim" && view.turn === seat) submit(["miss"]);
 }
@@ -362,4 +375,4 @@ if (speed) {
   speed.addEventListener("change", () => localStorage.setItem(SPEED_KEY, speed.value));
 }
 setUpSharing();
-start().catch((error) => say(error.message, true));
+start();

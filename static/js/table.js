@@ -2,7 +2,7 @@
 // see i18n.js), the status line, the dice, the feed, and the replay of what was played.
 // The page gives it its board once it is drawn (useBoard).
 
-import { sleep } from "./board.js";
+import { activate, sleep } from "./board.js";
 import { N_, _ } from "./i18n.js";
 import { markDecision } from "./review.js";
 
@@ -207,6 +207,43 @@ export function outcomeLines(v, seat, to, kills, mine = null) {
     }
   }
   return lines;
+}
+
+// -- the moves on offer ---------------------------------------------------------------------------
+
+// The legal moves of the seat to move, on the board: a landing spot plays its move (`play`;
+// where several land on one spot, the player chooses among them), and a piece shows its moves
+// alone (`select(progress)`; `selected`, the piece shown so).
+export function offerMoves(v, selected, play, select) {
+  const pick = (moves) => (moves.length === 1 ? play(moves[0]) : whichMove(moves, play));
+  board.showMoves(v.legal, colorOf(v.seats[v.turn]), pick, selected);
+  for (const node of board.pieceNodes) {
+    if (+node.dataset.seat !== v.turn) continue;
+    const progress = +node.dataset.progress;
+    if (v.legal.some((m) => m.from === progress)) {
+      node.classList.add("movable");
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+      node.setAttribute("aria-label", said(TEXT.showMoves)(+node.dataset.piece + 1));
+      activate(node, () => select(progress));
+    }
+  }
+}
+
+// Several moves land on one spot: a button for each, in words.
+function whichMove(moves, play) {
+  const box = $("choices");
+  box.replaceChildren();
+  const label = document.createElement("p");
+  label.textContent = TEXT.whichMove();
+  box.appendChild(label);
+  for (const m of moves) {
+    const button = document.createElement("button");
+    button.textContent = m.label;
+    button.addEventListener("click", () => play(m));
+    box.appendChild(button);
+  }
+  box.hidden = false;
 }
 
 // -- replay -----------------------------------------------------------------------------------
