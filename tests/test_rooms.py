@@ -93,6 +93,21 @@ def seated(client) -> tuple[dict, dict]:
     return ben, credentials
 
 
+def red_arse_until_claim(client) -> tuple[dict, str]:
+    """A Red Arse room of Ana and a bot, played until Ana has a re-roll to claim: the view
+    (with her ticket) and her credential."""
+    made = make_room(client, [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"}],
+                     game="red-arse", settings={"board": 4})
+    view, credential = made, made["you"]["credential"]
+    for _ in range(400):
+        if view["phase"] == "claim" and view["turn"] == made["you"]["seat"]:
+            return view, credential
+        if view["phase"] == "over":
+            pytest.skip("no re-roll in this game")  # rare: a re-roll comes in most games
+        view = step(client, view, credential)
+    raise AssertionError("no re-roll in 400 steps")
+
+
 # -- the code --------------------------------------------------------------------------------------
 
 def test_a_room_code_is_six_readable_characters_and_typed_any_way_it_finds_the_room(client):
@@ -335,20 +350,12 @@ def test_a_bot_seat_plays_in_the_room_when_its_turn_comes(client):
 
 def test_a_re_roll_claim_works_in_a_room(client):
     """Red Arse's re-roll: the ticket goes to the mover's phone, and claiming it rolls again."""
-    made = make_room(client, [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"}],
-                     game="red-arse", settings={"board": 4})
-    view, credential = made, made["you"]["credential"]
-    for _ in range(400):
-        if view["phase"] == "claim" and view["turn"] == made["you"]["seat"]:
-            break
-        if view["phase"] == "over":
-            pytest.skip("no re-roll in this game")  # rare: a re-roll comes in most games
-        view = step(client, view, credential)
-    assert view["phase"] == "claim" and view["claim"]["seconds"] == 5
+    view, credential = red_arse_until_claim(client)
+    assert view["claim"]["seconds"] == 5
     claimed = step(client, view, credential, [{"claim": view["claim"]["ticket"]}, "roll"])
     events = claimed["replay"]["events"]  # then the bot's turn, if the roll ended this one
-    assert [(e["kind"], e["seat"]) for e in events[:2]] == \
-        [("claim", made["you"]["seat"]), ("roll", made["you"]["seat"])]
+    assert [(e["kind"], e["seat"]) for e in events[:2]] == [("claim", view["turn"]),
+                                                             ("roll", view["turn"])]
 
 
 # -- a link game, opened as a room -----------------------------------------------------------------
@@ -551,14 +558,7 @@ def test_a_join_during_a_re_roll_window_leaves_the_ticket_good(app, client):
     from app.rooms import Rooms
     from app.web.bookkeeping import store
 
-    made = make_room(client, [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"}],
-                     game="red-arse", settings={"board": 4})
-    view, credential = made, made["you"]["credential"]
-    for _ in range(400):
-        if view["phase"] == "claim" and view["turn"] == made["you"]["seat"]:
-            break
-        view = step(client, view, credential)
-    assert view["phase"] == "claim"
+    view, credential = red_arse_until_claim(client)
     with app.app_context():  # as a join would: the same game, a seat renamed
         rooms = Rooms(store(), KEYS)
         room = rooms.get(view["room"]["code"])
