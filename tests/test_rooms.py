@@ -597,3 +597,15 @@ def test_a_ludo_room_is_hosted_by_the_tables_host(client):
     made = make_room(client, [{"name": "Ana", "color": "red"}, {"name": "Ben", "color": "blue"}],
                      game="ludo", settings={"capacity": 4}, host=1, me=0)
     assert made["you"]["seat"] == 0 and made["room"]["host"] == made["host"] == 1
+
+
+def test_an_ipv6_household_counts_as_one_address(store_url, clock):
+    app = create_app({"KEYS": KEYS, "TESTING": True, "STORE_URL": store_url, "CLOCK": clock,
+                      "ROOM_MISSES_PER_ADDRESS": "3 per minute"})
+    client = app.test_client()
+    misses = [client.get("/api/rooms/ABC234",
+                         environ_base={"REMOTE_ADDR": f"2001:db8::{n}"}).status_code
+              for n in range(1, 6)]
+    assert misses == [404, 404, 404, 429, 429]
+    other = client.get("/api/rooms/ABC234", environ_base={"REMOTE_ADDR": "2001:db8:0:1::1"})
+    assert other.status_code == 404

@@ -73,5 +73,20 @@ def limits() -> Limits:
 
 
 def _address() -> str:
-    """The client's address (on Lambda, API Gateway's source IP, which Zappa passes on)."""
-    return request.remote_addr or "-"
+    """The client's address (on Lambda, API Gateway's source IP, which Zappa passes on); an
+    IPv6 address by its /64, which one household or one phone has whole.
+
+    >>> from flask import Flask
+    >>> with Flask(__name__).test_request_context(environ_base={"REMOTE_ADDR": "2001:db8::1"}):
+    ...     _address()
+    '2001:db8::/64'
+    """
+    address = request.remote_addr or "-"
+    if ":" in address:
+        import ipaddress
+
+        try:
+            return str(ipaddress.ip_network(address + "/64", strict=False))
+        except ValueError:
+            pass
+    return address
