@@ -237,14 +237,19 @@ class Game:
             raise TurnError(N_("This game has no turn deadline."))
         if now < due:
             raise TurnError(N_("The player still has time for this turn."))
-        seat = self.match.turn
+        self.play_for(self.match.turn, watch)
+        return Game(replace(self.header, since=int(now // 60)), self.match, self.keys,
+                    self.source)
+
+    def play_for(self, seat: int, watch=None) -> None:
+        """The rest of ``seat``'s turn, played for them as a medium bot would and recorded so
+        (a link's deadline, a room's timer), then the bots' turns after it. Ludo: the third
+        expiry in a row disqualifies the player instead."""
         if hasattr(self.rules, "disqualify") and self.missed(seat) + 1 >= DISQUALIFY_AFTER:
             self._disqualify(seat)
         else:
             self._play_as_bots(lambda turn: "medium" if turn == seat else None, watch, {seat})
         self.play_bots(watch)
-        return Game(replace(self.header, since=int(now // 60)), self.match, self.keys,
-                    self.source)
 
     def _disqualify(self, seat: int) -> None:
         seats = list(self.header.seats)

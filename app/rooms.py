@@ -10,7 +10,10 @@ link, replayed by the same engine as ever; the room (one store entry, ``room#<CO
   number, never changes, even when a Ludo table seats a new player;
 - ``host``: the host's color;
 - ``moved``: when a step was last played (a re-roll left unclaimed for long after it may be
-  let go by anyone seated).
+  let go by anyone seated);
+- ``timer`` and ``due``: the seconds a player has for each roll and move (0: no timer), and
+  when the current wait ends, by the server's clock (None: nobody is waited for). Whichever
+  request finds it over plays the rest of that turn for them.
 
 The entry's version is the room's version: every change is a compare-and-swap on it, so of
 several phones submitting at once exactly one wins, and a poll compares it alone (no replay)
@@ -76,10 +79,13 @@ class Room:
     host: int  # a color
     members: dict[int, Member] = field(default_factory=dict)  # by color
     moved: float = 0.0
+    timer: int = 0  # seconds for each roll and move; 0: none
+    due: float | None = None  # when the current wait ends (None: no wait)
     version: int = 0  # the store entry's: 0 for a room not written yet
 
     def data(self) -> dict:
         return {"token": self.token, "host": self.host, "moved": self.moved,
+                "timer": self.timer, "due": self.due,
                 "members": {str(color): {"key": m.key, "joined": m.joined, "by": m.by}
                             for color, m in sorted(self.members.items())}}
 
@@ -88,7 +94,8 @@ class Room:
         data = entry.data
         members = {int(color): Member(m["key"], m["joined"], m.get("by"))
                    for color, m in data["members"].items()}
-        return cls(code, data["token"], data["host"], members, data["moved"], entry.version)
+        return cls(code, data["token"], data["host"], members, data["moved"],
+                   data.get("timer", 0), data.get("due"), entry.version)
 
     @property
     def etag(self) -> str:
@@ -124,12 +131,12 @@ class Rooms:
         return Room.from_entry(code, entry) if entry else None
 
     def create(self, token: str, host: int, me: int, now: float, by: str | None = None,
-               codes=None) -> Room:
+               codes=None, timer: int = 0, due: float | None = None) -> Room:
         """A new room for the game at ``token`` (its host on color ``host``), the asking phone
         in it on color ``me``, under the first of ``codes`` (by default, random ones) no live
         room has: a code in use is never given again."""
         for code in codes or (new_code() for _ in range(8)):
-            room = Room(code, token, host, moved=now).joined(me, now, by)
+            room = Room(code, token, host, moved=now, timer=timer, due=due).joined(me, now, by)
             if self.store.add("room#" + room.code, self._checked(room), self._expires(now)):
                 return replace(room, version=1)
         raise RoomFull("no free room code")

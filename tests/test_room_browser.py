@@ -640,3 +640,51 @@ def test_a_late_poll_answer_does_not_take_the_page_back(server, phone):
     view = state(server, code)
     assert view["steps"] == 2
     agrees_with(page, view)
+
+
+# -- 7. a turn timer runs out ----------------------------------------------------------------
+
+def test_a_timer_runs_out_and_every_phone_sees_the_turn_played_for_the_player(server, phone):
+    """Three-second timers; nobody plays. Each phone counts down on the server's clock, the
+    turn is played for the player when it runs out (whichever phone asks first), every phone
+    shows it, and after two in a row the player's own phone offers "I'm back"."""
+    made = post(server, "/api/rooms", {"game": "parcheesi", "me": 0, "timer_seconds": 3,
+                                       "players": [{"name": "Ana", "color": "yellow"},
+                                                   {"name": "Ben", "color": "red"}]}, 201)
+    code = made["room"]["code"]
+    joined = post(server, f"/api/rooms/{code}/join", {})
+    pages = {}
+    for name, credential in (("Ana", made["you"]["credential"]),
+                             ("Ben", joined["you"]["credential"])):
+        pages[name] = phone()
+        pages[name].goto(f"{server.url}/r/{code}#c={urllib.parse.quote(credential)}")
+    watcher = phone()
+    watcher.goto(f"{server.url}/r/{code}")
+    first = state(server, code)
+    mover = first["seats"][first["turn"]]["name"]
+    for page in (*pages.values(), watcher):
+        expect(page.locator("#timer")).to_have_text(re.compile(rf"{mover} has [1-3] s"))
+
+    late = []
+    for expiry in range(3):  # the first mover's, the other's, the first mover's again
+        view = state(server, code)
+        who = view["seats"][view["turn"]]["name"]
+        due = view["room"]["due"]
+        line = f"{who}'s turn was played for them"
+        for page in (*pages.values(), watcher):
+            expect(page.locator("#feed li.auto").filter(has_text=line)).to_have_count(
+                1 + (expiry == 2), timeout=10_000)
+        late.append(time.time() - due)
+    print(f"\nroom timer: the turn played for its player on every phone {max(late):.2f} s "
+          f"after its time at most ({', '.join(f'{s:.2f}' for s in late)})")
+    assert max(late) < 3  # a countdown at zero asks at once; the slowest phone polls a second
+
+    view = state(server, code)
+    assert view["seats"][first["turn"]]["away"]
+    back = pages[mover].get_by_role("button", name=f"I'm {mover}: I'm back")
+    expect(back).to_be_visible()
+    expect(pages["Ben" if mover == "Ana" else "Ana"].locator("#away button")).to_have_count(0)
+    back.click()
+    expect(pages[mover].locator("#away")).to_be_hidden()
+    assert not state(server, code)["seats"][first["turn"]]["away"]
+    shot(pages[mover], "room-7-timer")

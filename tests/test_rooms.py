@@ -609,3 +609,97 @@ def test_an_ipv6_household_counts_as_one_address(store_url, clock):
     assert misses == [404, 404, 404, 429, 429]
     other = client.get("/api/rooms/ABC234", environ_base={"REMOTE_ADDR": "2001:db8:0:1::1"})
     assert other.status_code == 404
+
+
+# -- turn timers: the server's clock, resolved by whichever request finds the time over -------------
+
+def red_arse_with_a_bot(client, **extra) -> dict:
+    return make_room(client, [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"}],
+                     game="red-arse", settings={"board": 4}, **extra)
+
+
+def test_each_game_has_its_texts_timer_and_the_maker_may_change_it(client):
+    assert red_arse_with_a_bot(client)["room"]["timer"] == 30
+    assert make_room(client)["room"]["timer"] == 0  # Parcheesi: none unless chosen
+    assert make_room(client, timer_seconds=15)["room"]["timer"] == 15
+    ludo = make_room(client, [{"name": "Ana", "color": "red"}, {"name": "Ben", "color": "blue"}],
+                     game="ludo", settings={"capacity": 4})
+    assert ludo["room"]["timer"] == 10
+    for bad in (2, 301, "30", True):
+        response = client.post("/api/rooms", json={"game": "parcheesi", "players": PLAYERS,
+                                                   "timer_seconds": bad})
+        assert response.status_code == 400
+
+
+def test_a_player_whose_time_runs_out_has_the_turn_played_for_them_once(client, clock):
+    made = red_arse_with_a_bot(client)
+    code, me = made["room"]["code"], made["you"]["seat"]
+    room = made["room"]
+    assert made["turn"] == me and room["due"] >= room["now"] + 30
+    clock.now = room["due"] - 1
+    assert client.get(f"/api/rooms/{code}", headers={"If-None-Match": f'"{code}.1"'}
+                      ).status_code == 304  # still time
+    clock.now = room["due"] + 1
+    first = client.get(f"/api/rooms/{code}?since={made['steps']}").json
+    again = client.get(f"/api/rooms/{code}").json
+    assert first["room"]["version"] == again["room"]["version"] == room["version"] + 1
+    mine = [e for e in first["replay"]["events"] if e["seat"] == me]
+    assert mine and all(e.get("auto") for e in mine)
+    late = step(client, made, made["you"]["credential"], ["roll"], status=409)
+    assert late["error"]["code"] == "Stale"  # what was played for them stands
+
+
+def test_a_players_time_starts_once_the_bots_moves_are_shown(client):
+    made = red_arse_with_a_bot(client)
+    view = step(client, made, made["you"]["credential"])
+    for _ in range(60):
+        if view["turn"] == made["you"]["seat"] and view["replay"]["events"] and \
+                any(e["seat"] != made["you"]["seat"] for e in view["replay"]["events"]):
+            break
+        view = step(client, view, made["you"]["credential"])
+    room = view["room"]
+    assert room["due"] > room["now"] + 30 + 0.5  # the bot's roll, at least, is shown first
+
+
+def test_two_turns_run_out_in_a_row_and_the_player_is_played_for_until_they_are_back(client,
+                                                                                    clock):
+    made = red_arse_with_a_bot(client)
+    code, me, credential = made["room"]["code"], made["you"]["seat"], made["you"]["credential"]
+    view = made
+    for _ in range(2):
+        assert view["turn"] == me
+        clock.now = view["room"]["due"] + 1
+        view = client.get(f"/api/rooms/{code}").json
+    assert view["seats"][me]["away"]
+    back = client.post(f"/api/rooms/{code}/back", json={"credential": credential})
+    assert back.status_code == 200 and not back.json["seats"][me]["away"]
+    again = client.post(f"/api/rooms/{code}/back", json={"credential": credential})
+    assert again.status_code == 422
+    assert client.post(f"/api/rooms/{code}/back", json={"credential": "x"}).status_code == 403
+
+
+def test_three_expiries_in_a_row_disqualify_at_a_ludo_table(client, clock):
+    made = make_room(client, [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"},
+                              {"color": "green", "bot": "easy"}],
+                     game="ludo", settings={"capacity": 4})
+    code, me = made["room"]["code"], made["you"]["seat"]
+    view = made
+    for _ in range(3):
+        assert view["turn"] == me and not view["seats"][me]["out"]
+        clock.now = view["room"]["due"] + 1
+        view = client.get(f"/api/rooms/{code}").json
+    assert view["seats"][me]["out"] and view["phase"] == "over"
+
+
+def test_the_new_game_form_makes_a_room_with_its_timer(client):
+    form = {"game": "parcheesi", "play0": "1", "name0": "Ana", "color0": "yellow",
+            "play2": "1", "color2": "red", "room": "1", "room_timer": "10"}
+    made = client.post("/new", data=form)
+    assert made.status_code == 302
+    location = made.headers["Location"]
+    code, credential = re.fullmatch(r".*/r/([A-Z0-9]{6})#c=(.+)", location).groups()
+    view = client.get(f"/api/rooms/{code}").json
+    assert view["room"]["timer"] == 10 and [s["name"] for s in view["seats"]][0] == "Ana"
+    assert join(client, code, credential=credential)["you"]["seat"] == 0
+    refused = client.post("/new", data={**form, "room_timer": "soon"})
+    assert refused.status_code == 400 and b"timer_seconds" in refused.data

@@ -34,6 +34,10 @@ LANG_COOKIE_DAYS = 365
 # The New game form's turn deadlines: hours, and how the form says them.
 DEADLINE_CHOICES = ((0, N_("Off")), (1, N_("1 hour")), (12, N_("12 hours")), (24, N_("1 day")),
                     (72, N_("3 days")))
+# A room's turn timer: the game's own (Red Arse 30 s, Ludo 10 s, Parcheesi none), or seconds.
+ROOM_TIMER_CHOICES = (("", N_("The game's own")),
+                      (0, N_("Off")), (10, N_("10 seconds")), (30, N_("30 seconds")),
+                      (60, N_("1 minute")))
 
 
 @bp.app_context_processor
@@ -97,7 +101,7 @@ def _home(form=None, error=None):
                "defaults": DEFAULT_SEATS[game], "lang": _table_lang(game, lang, form)}
               for game in GAMES]
     return render_template("home.html", tables=tables, form=form, error=error,
-                           deadlines=DEADLINE_CHOICES,
+                           deadlines=DEADLINE_CHOICES, room_timers=ROOM_TIMER_CHOICES,
                            house_rules=red_arse_settings.HOUSE_RULES, bot_levels=BOT_CHOICES,
                            chosen=(form or {}).get("game", "parcheesi"))
 
@@ -157,6 +161,8 @@ def new_game():
         host = parse_host(game, host, players, seats, options)
         local = "1" if form.get("local") else None
         live = form.get("room") == "1" and not local
+        timer = room_api.parse_timer(game, _form_hours(form["room_timer"])
+                                     if form.get("room_timer") else None)
         # One device passed around has nobody to wait for: no deadline.
         deadline = 0 if local else parse_deadline(_form_hours(form.get("deadline", "0")))
     except BadRequest as error:
@@ -166,7 +172,7 @@ def new_game():
         limits().take("made")
         color = played.header.seats[host if game == "ludo" else next(
             i for i, seat in enumerate(played.header.seats) if not seat.bot)].color
-        room = room_api.open_room(played, color, room_api.record_new(played))
+        room = room_api.open_room(played, color, room_api.record_new(played), timer)
         return redirect(url_for("pages.room", code=room.code) + "#c=" +
                         room_api.credential(room, color))
     return redirect(url_for("pages.game", token=begin(played), new=1, local=local))

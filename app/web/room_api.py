@@ -29,7 +29,7 @@ from app.web.api import (BadRequest, CLAIM_SECONDS, MovedOn, NotYours, TableFull
                          parse_host, parse_lang, parse_players, parse_settings, public_url,
                          since_arg)
 from app.web.limits import limits
-from app.web.views import game_view, load
+from app.web.views import game_view, load, path_of
 
 bp = Blueprint("rooms", __name__)
 
@@ -48,7 +48,19 @@ MESSAGES = {
     "room_game_over": N_("This game is over: there is nothing left to play live."),
     "room_holder": N_("Only %(name)s, whose turn this link is, can open the game as a room."),
     "no_codes": N_("No room could be made just now: try again."),
+    "timer": N_("\"timer_seconds\" is the time for each roll and move, in seconds: 0 (no "
+                "timer) or 3 to 300."),
+    "not_away": N_("%(name)s is playing their own turns already."),
+    "no_seat_here": N_("This phone has no seat in this room."),
 }
+
+# Each roll and move's time in a room (seconds; 0: no timer), by game, unless the room's maker
+# chooses: Red Arse's text gives 30 s, Ludo's 10, Parcheesi's none (docs/rooms.md).
+TIMERS = {"parcheesi": 0, "red-arse": 30, "ludo": 10}
+TIMER_SECONDS = range(3, 301)  # a timer's choices besides 0
+# How long a phone takes to show a step (static/js/table.js replay(), at the normal pace): a
+# player's time starts once the others' steps are shown.
+REPLAY_SECONDS = {"roll": 0.5, "claim": 0.3, "miss": 0.3, "move": 0.2, "square": 0.09}
 
 # How long after a re-roll's window (CLAIM_SECONDS, from the step that opened it) anyone seated
 # may let it go for a player whose phone went away: the table never waits on a closed page.
@@ -128,6 +140,9 @@ def room_state(room: Room, played: Game) -> dict:
         # Ludo: colors a newcomer may take now (its join-mid-game rules)
         "new_colors": [names[c] for c in range(len(names)) if c not in taken]
         if _can_add(played) else [],
+        "timer": room.timer,
+        "due": room.due,  # the server's clock, and its time now: a phone's may be wrong
+        "now": now(),
     }
 
 
@@ -154,12 +169,43 @@ def _answer(room: Room, since: int | None, status: int = 200, **extra):
     return response
 
 
+def due(played: Game, start: int, timer: int) -> float | None:
+    """When the player to move runs out of time: ``timer`` seconds once the steps from
+    ``start`` on are shown on the phones (None: no timer, or nobody to wait for)."""
+    if not timer or played.over or played.header.seats[played.match.turn].bot:
+        return None
+    shown = 0.0
+    for kind, seat, what in played.match.history[start:]:
+        shown += REPLAY_SECONDS.get(kind, 0.0)
+        if kind == "move":
+            color = played.header.seats[seat].color
+            shown += REPLAY_SECONDS["square"] * (len(path_of(played.rules, color, what)) - 1)
+    return now() + shown + timer
+
+
+def resolve(room: Room) -> Room:
+    """The room, with a wait that is over resolved: the rest of that turn played for its
+    player (and the bots after it), as "Play it for them" does for links. Whichever request
+    finds it over does it, through the room's compare-and-swap: two phones noticing it
+    together resolve it once."""
+    if room.due is None or now() < room.due:
+        return room
+    played = Game.from_token(room.token, _keys())
+    start = len(played.match.steps)
+    if not played.over and not played.header.seats[played.match.turn].bot:
+        played.play_for(played.match.turn)
+    token = played.token()
+    written = rooms().write(room, now(), token=token, due=due(played, start, room.timer))
+    return written or rooms().get(room.code) or room
+
+
 @bp.get("/rooms/<code>")
 def read(code):
     """The room as it is now; ``If-None-Match`` with the ETag a phone has is answered 304 (no
-    body, no replay) while nothing changed. ``?since=N``: the steps after step N to replay."""
+    body, no replay) while nothing changed. ``?since=N``: the steps after step N to replay.
+    A player's time that ran out is played for them first (``resolve``)."""
     since = since_arg()
-    room = find(code)
+    room = resolve(find(code))
     if room.etag in request.if_none_match:
         response = current_app.response_class(status=304)
         response.set_etag(room.etag)
@@ -192,11 +238,21 @@ def create():
     if type(me) is not int or not 0 <= me < len(players) or players[me].get("bot"):
         raise BadRequest(say("me"))
     color = rules_for(game, options).board.color_names.index(players[me]["color"])
+    timer = parse_timer(game, data.get("timer_seconds"))
     played = new_game(game, seats, options, host, lang)
-    return _joined(open_room(played, color, record_new(played)), color, None, 201)
+    return _joined(open_room(played, color, record_new(played), timer), color, None, 201)
 
 
-def open_room(played: Game, color: int, record) -> Room:
+def parse_timer(game: str, seconds) -> int:
+    """A room's timer from a request: the game's own when it says none."""
+    if seconds is None:
+        return TIMERS[game]
+    if type(seconds) is not int or (seconds and seconds not in TIMER_SECONDS):
+        raise BadRequest(say("timer"))
+    return seconds
+
+
+def open_room(played: Game, color: int, record, timer: int = 0) -> Room:
     """Make the room for ``played`` with the phone asking on ``color``, then have
     ``record(code)`` tell the game's ledger that its links now play in the room (None: they
     moved on meanwhile). In that order: a room whose game couldn't be marked is never
@@ -204,7 +260,8 @@ def open_room(played: Game, color: int, record) -> Room:
     seats = played.header.seats
     host = seats[played.header.host].color if hasattr(played.rules, "join") else color
     try:
-        room = rooms().create(played.token(), host, color, now(), _device())
+        room = rooms().create(played.token(), host, color, now(), _device(), timer=timer,
+                              due=due(played, len(played.match.steps), timer))
     except RoomFull:
         raise StoreUnavailable(say("no_codes")) from None
     if not record(room.code):
@@ -251,12 +308,13 @@ def from_link(token):
         raise BadRequest(message("seat"))
     if seat != played.match.turn:
         raise WrongSeat(say("room_holder", name=played.header.seats[played.match.turn].name))
+    timer = parse_timer(played.header.game, data.get("timer_seconds"))
     standing = _current(played, token)
     for away in sorted(played.away()):
         played = played.come_back(away)
     color = played.header.seats[seat].color
-    return _joined(open_room(played, color, lambda code: ledger().into_room(standing, code)),
-                   color, None, 201)
+    return _joined(open_room(played, color, lambda code: ledger().into_room(standing, code),
+                             timer), color, None, 201)
 
 
 @bp.post("/rooms/<code>/join")
@@ -345,7 +403,7 @@ def steps(code):
     phones sending the same turn, one wins. A re-roll left unclaimed past its window (and
     ``CLAIM_GRACE_SECONDS``) may be let go by anyone seated. ``?since=N`` as for reading."""
     since = since_arg()
-    room = find(code)
+    room = resolve(find(code))  # a step after its time is refused: what was played for them stands
     data = _json()
     played = Game.from_token(room.token, _keys())
     played.source = "room#" + room.code  # claim tickets: this room's, whatever its link
@@ -361,10 +419,11 @@ def steps(code):
     if played.over:
         raise TurnError(message("game_over"))
     _check_mover(room, played, color, moves)
-    seat = played.match.turn
+    seat, start = played.match.turn, len(played.match.steps)
     if played.play_turn(seat, moves, now=now()):
         played.play_bots()
-    written = rooms().write(room, now(), token=played.token())
+    written = rooms().write(room, now(), token=played.token(),
+                            due=due(played, start, room.timer))
     if written is None:
         raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
     extra = {}
@@ -390,6 +449,28 @@ def _check_mover(room: Room, played: Game, color: int | None, moves: list) -> No
                            "not_your_seat", name=mover.name))
     seat = next(i for i, s in enumerate(seats) if s.color == color)
     raise WrongSeat(message("not_your_turn", turn=mover.name, seat=seats[seat].name))
+
+
+@bp.post("/rooms/<code>/back")
+def come_back(code):
+    """A player being played for (two turns run out in a row: Parcheesi and Red Arse) is back
+    (``{"credential"}``): their turns are theirs again, from the next one."""
+    since = since_arg()
+    for _attempt in range(3):  # another request may write between our read and our write
+        room = resolve(find(code))
+        data = _json()
+        played = Game.from_token(room.token, _keys())
+        i18n.use_table_lang(played.header.lang)
+        color = rooms().color_of(room, data.get("credential"))
+        if color is None:
+            raise NotYours(say("no_seat_here"))
+        seat = next(i for i, s in enumerate(played.header.seats) if s.color == color)
+        if seat not in played.away():
+            raise TurnError(say("not_away", name=played.header.seats[seat].name))
+        written = rooms().write(room, now(), token=played.come_back(seat).token())
+        if written:
+            return _answer(written, since)
+    raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
 
 
 @bp.app_errorhandler(Stale)

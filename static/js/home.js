@@ -53,8 +53,8 @@ function bots(seat) {
   }
 }
 
-// One device passed around, or a live room, has no turn deadline to choose (a room's players
-// are all there). The two are one or the other.
+// One device passed around, or a live room, has no turn deadline to choose (a room has its
+// timer in seconds instead). The two are one or the other.
 function deadline(changed = null) {
   const local = form.querySelector("input[name=local]");
   const room = form.querySelector("input[name=room]");
@@ -65,6 +65,9 @@ function deadline(changed = null) {
   const none = local.checked || room.checked;
   choice.hidden = none;
   choice.querySelector("select").disabled = none;
+  const timer = document.getElementById("roomtimer");  // a room's own: seconds, not hours
+  timer.hidden = !room.checked;
+  timer.querySelector("select").disabled = !room.checked;
 }
 
 if (form) {

@@ -23,6 +23,8 @@ const ROOM = {
     + "then."),
   copied: () => _("Copied"),
   offline: () => _("No answer from the server: trying again…"),
+  timeLeft: (who, seconds) => _("%(who)s has %(seconds)s s", { who, seconds }),
+  timeUp: (who) => _("%(who)s's time is up: the turn is played for them."),
 };
 
 const POLL_VISIBLE = 1000;   // ms between polls while the page is in view (docs/rooms.md)
@@ -43,6 +45,7 @@ let busy = false;     // a step of ours is on its way
 let claim = null;     // this phone's ticket for the re-roll claim, while its window is open
 let selected = null;  // the piece whose moves alone are shown
 let next = null;      // the poll to come (a timer)
+let offset = 0;       // the server's clock less this phone's, in ms (a phone's may be wrong)
 let credential = takeCredential();
 
 // -- this phone's seat ----------------------------------------------------------------------------
@@ -111,6 +114,8 @@ const older = (next) => !!view && next.room.version < view.room.version;
 // What's new in the room, replayed from the last step this page drew, then drawn.
 async function show(next) {
   if (older(next)) return;
+  offset = next.room.now * 1000 - Date.now();
+  timeUpAsked = false;
   const known = view;
   view = next;
   if (known && next.replay && next.replay.events.length && next.steps > known.steps) {
@@ -264,6 +269,64 @@ function render() {
       (progress) => { selected = selected === progress ? null : progress; render(); });
   }
   watchClaim(v, seat);
+  showAway(v, seat);
+  showTimer();
+}
+
+// -- the turn timer: the server's deadline, counted on the server's clock ------------------------
+
+function showTimer() {
+  const box = $("timer");
+  const v = view;
+  box.hidden = !v || !v.room.due || v.phase === "over";
+  if (box.hidden) return;
+  const left = Math.ceil((v.room.due * 1000 - (Date.now() + offset)) / 1000);
+  const who = nameOf(v, v.turn);
+  box.textContent = left > 0 ? ROOM.timeLeft(who, left) : ROOM.timeUp(who);
+  box.classList.toggle("urgent", left <= 5);
+  if (left <= 0 && !busy && !timeUpAsked) {  // the server plays it on the next request: now
+    timeUpAsked = true;
+    clearTimeout(next);
+    poll();
+  }
+}
+let timeUpAsked = false;
+setInterval(() => { if (view && !busy) showTimer(); }, 250);
+
+// Who is being played for (two turns run out in a row) or disqualified; "I'm back" for this
+// phone's own seat.
+function showAway(v, seat) {
+  const box = $("away");
+  box.replaceChildren();
+  if (v.phase !== "over") {
+    for (const s of v.seats) {
+      if (!s.away && !s.out) continue;
+      const line = document.createElement("p");
+      line.textContent = s.out ? TEXT.disqualified(s.name) : TEXT.away(s.name);
+      if (s.away && s.seat === seat) {
+        const button = document.createElement("button");
+        button.textContent = TEXT.imBack(s.name);
+        button.addEventListener("click", comeBack);
+        line.append(" ", button);
+      }
+      box.append(line);
+    }
+  }
+  box.hidden = !box.childElementCount;
+}
+
+async function comeBack() {
+  if (busy) return;
+  busy = true;
+  try {
+    const answer = await call(app.dataset.back + since(), { credential });
+    await show(answer);
+  } catch (error) {
+    if (error.room) await show(error.room);
+    say(error.message, true);
+  } finally {
+    busy = false;
+  }
 }
 
 // Who is in the room: each seat's color and name, and who is you, the host, a bot, to move.
