@@ -13,7 +13,9 @@ link, replayed by the same engine as ever; the room (one store entry, ``room#<CO
   let go by anyone seated);
 - ``timer`` and ``due``: the seconds a player has for each roll and move (0: no timer), and
   when the current wait ends, by the server's clock (None: nobody is waited for). Whichever
-  request finds it over plays the rest of that turn for them.
+  request finds it over plays the rest of that turn for them;
+- ``speed``: how fast every phone shows the bots' moves (``SPEEDS``), which anyone seated may
+  change during the game: it changes what is shown, never what is played.
 
 The entry's version is the room's version: every change is a compare-and-swap on it, so of
 several phones submitting at once exactly one wins, and a poll compares it alone (no replay)
@@ -42,6 +44,8 @@ ROOM_DAYS = 1  # a room lives a day after its last change
 DAY = 24 * 3600
 MAX_ROOM_BYTES = 8192  # a link (at most 4096 characters) and six members, with room to spare
 CREDENTIAL_SALT = "boardpass.room-seat"
+# The bots' moves shown at a share of the normal pace (static/js/table.js BOT_SPEEDS).
+SPEEDS = {"slow": 2.0, "normal": 1.0, "fast": 0.3, "instant": 0.0}
 
 
 def read_code(text) -> str | None:
@@ -81,11 +85,12 @@ class Room:
     moved: float = 0.0
     timer: int = 0  # seconds for each roll and move; 0: none
     due: float | None = None  # when the current wait ends (None: no wait)
+    speed: str = "normal"  # how fast the bots' moves are shown (SPEEDS)
     version: int = 0  # the store entry's: 0 for a room not written yet
 
     def data(self) -> dict:
         return {"token": self.token, "host": self.host, "moved": self.moved,
-                "timer": self.timer, "due": self.due,
+                "timer": self.timer, "due": self.due, "speed": self.speed,
                 "members": {str(color): {"key": m.key, "joined": m.joined, "by": m.by}
                             for color, m in sorted(self.members.items())}}
 
@@ -95,7 +100,8 @@ class Room:
         members = {int(color): Member(m["key"], m["joined"], m.get("by"))
                    for color, m in data["members"].items()}
         return cls(code, data["token"], data["host"], members, data["moved"],
-                   data.get("timer", 0), data.get("due"), entry.version)
+                   data.get("timer", 0), data.get("due"), data.get("speed", "normal"),
+                   entry.version)
 
     @property
     def etag(self) -> str:

@@ -688,3 +688,20 @@ def test_a_timer_runs_out_and_every_phone_sees_the_turn_played_for_the_player(se
     expect(pages[mover].locator("#away")).to_be_hidden()
     assert not state(server, code)["seats"][first["turn"]]["away"]
     shot(pages[mover], "room-7-timer")
+
+
+# -- 8. the bots' speed is the room's ------------------------------------------------------------
+
+def test_the_bots_speed_set_on_one_phone_is_every_phones(server, phone):
+    made = post(server, "/api/rooms", {"game": "parcheesi", "me": 0, "players": [
+        {"name": "Ana", "color": "yellow"}, {"color": "red", "bot": "easy"}]}, 201)
+    code = made["room"]["code"]
+    ana = phone()
+    ana.goto(f"{server.url}/r/{code}#c={urllib.parse.quote(made['you']['credential'])}")
+    watcher = phone()
+    watcher.goto(f"{server.url}/r/{code}")
+    expect(watcher.locator("#botspeed select")).to_have_value("normal")
+    expect(watcher.locator("#botspeed select")).to_be_disabled()  # a watcher has no say
+    ana.locator("#botspeed select").select_option("instant")
+    expect(watcher.locator("#botspeed select")).to_have_value("instant", timeout=3_000)
+    assert state(server, code)["room"]["speed"] == "instant"

@@ -703,3 +703,27 @@ def test_the_new_game_form_makes_a_room_with_its_timer(client):
     assert join(client, code, credential=credential)["you"]["seat"] == 0
     refused = client.post("/new", data={**form, "room_timer": "soon"})
     assert refused.status_code == 400 and b"timer_seconds" in refused.data
+
+
+def test_anyone_seated_sets_the_bots_speed_for_every_phone_and_it_is_only_shown(client):
+    made = red_arse_with_a_bot(client)
+    code, credential = made["room"]["code"], made["you"]["credential"]
+    assert made["room"]["speed"] == "normal"
+    changed = client.post(f"/api/rooms/{code}/speed", json={"credential": credential,
+                                                           "speed": "instant"})
+    assert changed.status_code == 200 and changed.json["room"]["speed"] == "instant"
+    assert changed.json["token"] == made["token"]  # nothing played
+    assert client.get(f"/api/rooms/{code}").json["room"]["speed"] == "instant"
+    watcher = client.post(f"/api/rooms/{code}/speed", json={"speed": "slow"})
+    assert watcher.status_code == 403
+    bad = client.post(f"/api/rooms/{code}/speed", json={"credential": credential,
+                                                       "speed": "warp"})
+    assert bad.status_code == 400
+    view = changed.json
+    for _ in range(60):  # a bot's turn shown at once: the player's time starts at once too
+        view = step(client, view, credential)
+        bots = [e for e in view["replay"]["events"] if e["seat"] != made["you"]["seat"]]
+        if bots and view["turn"] == made["you"]["seat"]:
+            break
+    room = view["room"]
+    assert bots and room["now"] + 30 <= room["due"] <= room["now"] + 30 + 2

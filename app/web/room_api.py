@@ -21,7 +21,7 @@ from app.ledger import digest
 from app.link import MAX_NAME, LinkError, Seat
 from app.names import clean as clean_name
 from app.play import Game, TurnError
-from app.rooms import Room, RoomFull, Rooms, read_code
+from app.rooms import SPEEDS, Room, RoomFull, Rooms, read_code
 from app.store import StoreUnavailable
 from app.web import bookkeeping
 from app.web.api import (BadRequest, CLAIM_SECONDS, MovedOn, NotYours, TableFull, WrongSeat,
@@ -52,6 +52,8 @@ MESSAGES = {
                 "timer) or 3 to 300."),
     "not_away": N_("%(name)s is playing their own turns already."),
     "no_seat_here": N_("This phone has no seat in this room."),
+    "speed": N_("\"speed\" is how fast the bots' moves are shown: slow, normal, fast or "
+                "instant."),
 }
 
 # Each roll and move's time in a room (seconds; 0: no timer), by game, unless the room's maker
@@ -141,6 +143,7 @@ def room_state(room: Room, played: Game) -> dict:
         "new_colors": [names[c] for c in range(len(names)) if c not in taken]
         if _can_add(played) else [],
         "timer": room.timer,
+        "speed": room.speed,
         "due": room.due,  # the server's clock, and its time now: a phone's may be wrong
         "now": now(),
     }
@@ -169,17 +172,26 @@ def _answer(room: Room, since: int | None, status: int = 200, **extra):
     return response
 
 
-def due(played: Game, start: int, timer: int) -> float | None:
+def due(played: Game, start: int, timer: int, speed: str = "normal") -> float | None:
     """When the player to move runs out of time: ``timer`` seconds once the steps from
-    ``start`` on are shown on the phones (None: no timer, or nobody to wait for)."""
+    ``start`` on are shown on the phones, the bots' (and those played for someone) at the
+    room's ``speed`` (None: no timer, or nobody to wait for)."""
     if not timer or played.over or played.header.seats[played.match.turn].bot:
         return None
+    history, seats = played.match.history, played.header.seats
+    played_for = set()  # steps of turns played for someone: shown at the bots' pace
+    for first in played.header.auto:
+        step = first
+        while step < len(history) and history[step][1] == history[first][1]:
+            played_for.add(step)
+            step += 1
     shown = 0.0
-    for kind, seat, what in played.match.history[start:]:
-        shown += REPLAY_SECONDS.get(kind, 0.0)
+    for step, (kind, seat, what) in enumerate(history[start:], start):
+        took = REPLAY_SECONDS.get(kind, 0.0)
         if kind == "move":
-            color = played.header.seats[seat].color
-            shown += REPLAY_SECONDS["square"] * (len(path_of(played.rules, color, what)) - 1)
+            squares = len(path_of(played.rules, seats[seat].color, what)) - 1
+            took += REPLAY_SECONDS["square"] * squares
+        shown += took * (SPEEDS[speed] if seats[seat].bot or step in played_for else 1.0)
     return now() + shown + timer
 
 
@@ -195,7 +207,8 @@ def resolve(room: Room) -> Room:
     if not played.over and not played.header.seats[played.match.turn].bot:
         played.play_for(played.match.turn)
     token = played.token()
-    written = rooms().write(room, now(), token=token, due=due(played, start, room.timer))
+    written = rooms().write(room, now(), token=token,
+                            due=due(played, start, room.timer, room.speed))
     return written or rooms().get(room.code) or room
 
 
@@ -423,7 +436,7 @@ def steps(code):
     if played.play_turn(seat, moves, now=now()):
         played.play_bots()
     written = rooms().write(room, now(), token=played.token(),
-                            due=due(played, start, room.timer))
+                            due=due(played, start, room.timer, room.speed))
     if written is None:
         raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
     extra = {}
@@ -468,6 +481,28 @@ def come_back(code):
         if seat not in played.away():
             raise TurnError(say("not_away", name=played.header.seats[seat].name))
         written = rooms().write(room, now(), token=played.come_back(seat).token())
+        if written:
+            return _answer(written, since)
+    raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
+
+
+@bp.post("/rooms/<code>/speed")
+def speed(code):
+    """How fast every phone shows the bots' moves (``{"credential", "speed"}``: slow, normal,
+    fast or instant): anyone seated may change it during the game; it changes what is shown,
+    never what is played."""
+    since = since_arg()
+    data = _json()
+    chosen = data.get("speed")
+    if not isinstance(chosen, str) or chosen not in SPEEDS:
+        raise BadRequest(say("speed"))
+    for _attempt in range(3):  # another request may write between our read and our write
+        room = resolve(find(code))
+        if rooms().color_of(room, data.get("credential")) is None:
+            raise NotYours(say("no_seat_here"))
+        if room.speed == chosen:
+            return _answer(room, since)
+        written = rooms().write(room, now(), speed=chosen)
         if written:
             return _answer(written, since)
     raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))

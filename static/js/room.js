@@ -6,8 +6,8 @@
 import { Board, sleep } from "./board.js";
 import { _, lang } from "./i18n.js";
 import {
-  SPEED_KEY, TEXT, botSpeed, colorOf, isBot, nameOf, offerMoves, replay, said, say, seatsColors,
-  showDice, useBoard,
+  TEXT, colorOf, isBot, nameOf, offerMoves, replay, said, say, seatsColors, showDice, useBoard,
+  useSpeed,
 } from "./table.js";
 
 const ROOM = {
@@ -271,6 +271,10 @@ function render() {
   watchClaim(v, seat);
   showAway(v, seat);
   showTimer();
+  if (speed) {
+    speed.value = v.room.speed;
+    speed.disabled = seat === null;
+  }
 }
 
 // -- the turn timer: the server's deadline, counted on the server's clock ------------------------
@@ -432,10 +436,18 @@ async function start() {
 
 $("roll").addEventListener("click", roll);
 $("join").addEventListener("submit", join);
+// The bots' speed is the room's: every phone shows it, anyone seated changes it for all.
 const speed = document.querySelector("#botspeed select");
+useSpeed(() => (view ? view.room.speed : "normal"));
 if (speed) {
-  speed.value = botSpeed();
-  speed.addEventListener("change", () => localStorage.setItem(SPEED_KEY, speed.value));
+  speed.addEventListener("change", async () => {
+    try {
+      await show(await call(app.dataset.speed + since(), { credential, speed: speed.value }));
+    } catch (error) {
+      speed.value = view.room.speed;
+      say(error.message, true);
+    }
+  });
 }
 setUpSharing();
 start();

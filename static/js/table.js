@@ -138,6 +138,11 @@ export function botSpeed() {
   return chosen in BOT_SPEEDS ? chosen : "normal";
 }
 
+// Where the replay reads the bot speed: this browser's choice (a link game), or the room's,
+// which every phone in it shares (useSpeed).
+let speedOf = botSpeed;
+export function useSpeed(read) { speedOf = read; }
+
 // -- the seats ------------------------------------------------------------------------------------
 
 // A sentence of `TEXT` that each game says its own way (its pieces, its dice).
@@ -277,7 +282,7 @@ export async function replay(r, v, after = () => {}) {
       return item;
     });
     if (event.kind === "move" && decided.has(step)) markDecision(items[0], v, step);
-    const pace = bot || event.auto ? BOT_SPEEDS[botSpeed()] : 1;
+    const pace = bot || event.auto ? BOT_SPEEDS[speedOf()] : 1;
     if (event.kind === "roll") {
       showDice(event.dice);
       say(TEXT.rolled(who, event.dice));
