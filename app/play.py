@@ -223,7 +223,9 @@ class Game:
             raise TurnError(N_("This game is over."))
         if seat not in self.away():
             raise TurnError(N_("That player isn't being played for."))
-        header = replace(self.header, back=(*self.header.back, (len(self.match.steps), seat)))
+        # (step, seat) pairs in order: two players back at one step go by seat
+        header = replace(self.header,
+                         back=tuple(sorted((*self.header.back, (len(self.match.steps), seat)))))
         return Game(header, self.match, self.keys, self.source)
 
     def play_for_absent(self, now: float, watch=None) -> "Game":

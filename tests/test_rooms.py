@@ -727,3 +727,46 @@ def test_anyone_seated_sets_the_bots_speed_for_every_phone_and_it_is_only_shown(
             break
     room = view["room"]
     assert bots and room["now"] + 30 <= room["due"] <= room["now"] + 30 + 2
+
+
+def idle(client, clock, code, view):
+    """Nobody plays: the time runs out, and a poll plays the turn for its player."""
+    clock.now = view["room"]["due"] + 2
+    return client.get(f"/api/rooms/{code}").json
+
+
+def test_two_players_back_at_once_are_both_back(client, clock):
+    made = make_room(client, PLAYERS[:2], timer_seconds=3)
+    code = made["room"]["code"]
+    ben = join(client, code, name="Ben")
+    credentials = [made["you"]["credential"], ben["you"]["credential"]]
+    view = ben
+    while not all(s["away"] for s in view["seats"]):  # each runs out twice
+        view = idle(client, clock, code, view)
+    for credential in credentials:
+        back = client.post(f"/api/rooms/{code}/back", json={"credential": credential})
+        assert back.status_code == 200, back.json
+    assert not any(s["away"] for s in back.json["seats"])
+
+
+def test_a_seat_nobody_has_joined_is_waited_for_not_timed(client, clock):
+    made = make_room(client, [{"name": "Ana", "color": "red"}, {"name": "", "color": "blue"}],
+                     game="ludo", settings={"capacity": 4})
+    code, me = made["room"]["code"], made["you"]["seat"]
+    view = made
+    while view["turn"] == me:
+        view = step(client, view, made["you"]["credential"])
+    assert view["room"]["due"] is None  # the empty seat's turn: no clock
+    clock.now += 3600
+    waited = client.get(f"/api/rooms/{code}").json
+    assert waited["steps"] == view["steps"] and not waited["seats"][view["turn"]]["out"]
+    ben = join(client, code, name="Ben")
+    assert ben["room"]["due"] == pytest.approx(clock.now + 10)  # Ben's time starts now
+
+
+def test_a_step_on_its_way_when_the_time_runs_out_still_counts(client, clock):
+    made = red_arse_with_a_bot(client)
+    clock.now = made["room"]["due"] + 0.5  # sent in time, arrived just after
+    played = step(client, made, made["you"]["credential"], ["roll"])
+    assert played["replay"]["events"][0]["kind"] == "roll"
+    assert not played["replay"]["events"][0].get("auto")

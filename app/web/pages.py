@@ -161,10 +161,10 @@ def new_game():
         host = parse_host(game, host, players, seats, options)
         local = "1" if form.get("local") else None
         live = form.get("room") == "1" and not local
-        timer = room_api.parse_timer(game, _form_hours(form["room_timer"])
-                                     if form.get("room_timer") else None)
+        timer = room_api.parse_timer(game, _form_number(form["room_timer"])
+                                     if live and form.get("room_timer") else None)
         # One device passed around has nobody to wait for: no deadline.
-        deadline = 0 if local else parse_deadline(_form_hours(form.get("deadline", "0")))
+        deadline = 0 if local else parse_deadline(_form_number(form.get("deadline", "0")))
     except BadRequest as error:
         return _home(form, i18n.say(error.args[0])), 400
     played = create_game(game, seats, options, host, lang, deadline if not live else 0)
@@ -178,8 +178,8 @@ def new_game():
     return redirect(url_for("pages.game", token=begin(played), new=1, local=local))
 
 
-def _form_hours(text: str):
-    """The form's turn deadline in hours (a number, or the text refused as it is)."""
+def _form_number(text: str):
+    """A number the form chose (hours, seconds), or the text as it is, refused where read."""
     return int(text) if text.isdigit() and len(text) < 4 else text
 
 

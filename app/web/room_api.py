@@ -20,7 +20,7 @@ from app.engine.text import N_, Text
 from app.ledger import digest
 from app.link import MAX_NAME, LinkError, Seat
 from app.names import clean as clean_name
-from app.play import Game, TurnError
+from app.play import Game, TurnError, auto_steps
 from app.rooms import SPEEDS, Room, RoomFull, Rooms, read_code
 from app.store import StoreUnavailable
 from app.web import bookkeeping
@@ -63,6 +63,9 @@ TIMER_SECONDS = range(3, 301)  # a timer's choices besides 0
 # How long a phone takes to show a step (static/js/table.js replay(), at the normal pace): a
 # player's time starts once the others' steps are shown.
 REPLAY_SECONDS = {"roll": 0.5, "claim": 0.3, "miss": 0.3, "move": 0.2, "square": 0.09}
+
+# A step on its way when the time runs out still counts: the wait is resolved this much later.
+RESOLVE_GRACE_SECONDS = 1.0
 
 # How long after a re-roll's window (CLAIM_SECONDS, from the step that opened it) anyone seated
 # may let it go for a player whose phone went away: the table never waits on a closed page.
@@ -172,19 +175,23 @@ def _answer(room: Room, since: int | None, status: int = 200, **extra):
     return response
 
 
-def due(played: Game, start: int, timer: int, speed: str = "normal") -> float | None:
+def due(played: Game, start: int, room: Room) -> float | None:
+    """When the player to move in ``room`` runs out of time (``wait``)."""
+    return wait(played, start, room.timer, room.speed, room.members)
+
+
+def wait(played: Game, start: int, timer: int, speed: str, members) -> float | None:
     """When the player to move runs out of time: ``timer`` seconds once the steps from
     ``start`` on are shown on the phones, the bots' (and those played for someone) at the
-    room's ``speed`` (None: no timer, or nobody to wait for)."""
-    if not timer or played.over or played.header.seats[played.match.turn].bot:
+    room's ``speed``. None: no timer, nobody to wait for, or a seat nobody has joined yet (of
+    the colors in ``members``: the game waits for whoever takes it, and an empty seat is never
+    played for, nor disqualified)."""
+    seats = played.header.seats
+    if not timer or played.over or seats[played.match.turn].bot or \
+            seats[played.match.turn].color not in members:
         return None
-    history, seats = played.match.history, played.header.seats
-    played_for = set()  # steps of turns played for someone: shown at the bots' pace
-    for first in played.header.auto:
-        step = first
-        while step < len(history) and history[step][1] == history[first][1]:
-            played_for.add(step)
-            step += 1
+    history = played.match.history
+    played_for = auto_steps(history, played.header.auto)  # shown at the bots' pace
     shown = 0.0
     for step, (kind, seat, what) in enumerate(history[start:], start):
         took = REPLAY_SECONDS.get(kind, 0.0)
@@ -200,15 +207,13 @@ def resolve(room: Room) -> Room:
     player (and the bots after it), as "Play it for them" does for links. Whichever request
     finds it over does it, through the room's compare-and-swap: two phones noticing it
     together resolve it once."""
-    if room.due is None or now() < room.due:
+    if room.due is None or now() < room.due + RESOLVE_GRACE_SECONDS:
         return room
     played = Game.from_token(room.token, _keys())
     start = len(played.match.steps)
     if not played.over and not played.header.seats[played.match.turn].bot:
         played.play_for(played.match.turn)
-    token = played.token()
-    written = rooms().write(room, now(), token=token,
-                            due=due(played, start, room.timer, room.speed))
+    written = rooms().write(room, now(), token=played.token(), due=due(played, start, room))
     return written or rooms().get(room.code) or room
 
 
@@ -274,7 +279,8 @@ def open_room(played: Game, color: int, record, timer: int = 0) -> Room:
     host = seats[played.header.host].color if hasattr(played.rules, "join") else color
     try:
         room = rooms().create(played.token(), host, color, now(), _device(), timer=timer,
-                              due=due(played, len(played.match.steps), timer))
+                              due=wait(played, len(played.match.steps), timer, "normal",
+                                       {color}))
     except RoomFull:
         raise StoreUnavailable(say("no_codes")) from None
     if not record(room.code):
@@ -337,7 +343,7 @@ def join(code):
     start of the host's turn. A phone already in the room (its credential, or the browser it
     joined from) keeps its seat. ``?since=N`` as for reading."""
     since = since_arg()
-    room = find(code)
+    room = resolve(find(code))
     data = _json()
     played = Game.from_token(room.token, _keys())
     i18n.use_table_lang(played.header.lang)
@@ -365,7 +371,9 @@ def join(code):
     if len(name) > MAX_NAME:
         raise BadRequest(Text("A name has at most %(n)s characters.", n=MAX_NAME))
     joined = _renamed(played, wanted, name) if wanted in free else _seated(played, wanted, name)
-    written = rooms().write(room.joined(wanted, now(), _device()), now(), token=joined.token())
+    seated = room.joined(wanted, now(), _device())
+    waits = room.due if room.due is not None else due(joined, len(joined.match.steps), seated)
+    written = rooms().write(seated, now(), token=joined.token(), due=waits)
     if written is None:
         raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
     return _joined(written, wanted, since)
@@ -435,8 +443,7 @@ def steps(code):
     seat, start = played.match.turn, len(played.match.steps)
     if played.play_turn(seat, moves, now=now()):
         played.play_bots()
-    written = rooms().write(room, now(), token=played.token(),
-                            due=due(played, start, room.timer, room.speed))
+    written = rooms().write(room, now(), token=played.token(), due=due(played, start, room))
     if written is None:
         raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
     extra = {}
@@ -469,9 +476,9 @@ def come_back(code):
     """A player being played for (two turns run out in a row: Parcheesi and Red Arse) is back
     (``{"credential"}``): their turns are theirs again, from the next one."""
     since = since_arg()
+    data = _json()
     for _attempt in range(3):  # another request may write between our read and our write
         room = resolve(find(code))
-        data = _json()
         played = Game.from_token(room.token, _keys())
         i18n.use_table_lang(played.header.lang)
         color = rooms().color_of(room, data.get("credential"))

@@ -46,6 +46,10 @@ let claim = null;     // this phone's ticket for the re-roll claim, while its wi
 let selected = null;  // the piece whose moves alone are shown
 let next = null;      // the poll to come (a timer)
 let offset = 0;       // the server's clock less this phone's, in ms (a phone's may be wrong)
+let timeUpAsked = false;  // the count reached zero and the server was asked once
+let polling = false;  // a poll is on its way
+let awayShown = "";   // who the away notes were drawn for
+let speedSent = false;  // a bot speed change is on its way
 let credential = takeCredential();
 
 // -- this phone's seat ----------------------------------------------------------------------------
@@ -111,11 +115,16 @@ const since = () => `?since=${view ? view.steps : ""}&lang=${encodeURIComponent(
 // would replay the step again.
 const older = (next) => !!view && next.room.version < view.room.version;
 
+// The server's clock, from one of its answers (a phone's own may be wrong).
+function sync(answer) {
+  offset = answer.room.now * 1000 - Date.now();
+  timeUpAsked = false;
+}
+
 // What's new in the room, replayed from the last step this page drew, then drawn.
 async function show(next) {
   if (older(next)) return;
-  offset = next.room.now * 1000 - Date.now();
-  timeUpAsked = false;
+  sync(next);
   const known = view;
   view = next;
   if (known && next.replay && next.replay.events.length && next.steps > known.steps) {
@@ -129,6 +138,8 @@ async function show(next) {
 
 async function poll() {
   let wait = document.visibilityState === "visible" ? POLL_VISIBLE : POLL_HIDDEN;
+  if (polling) return;  // one at a time: the one on its way schedules the next
+  polling = true;
   if (!busy) {
     try {
       const answer = await call(app.dataset.api + since(), undefined,
@@ -137,11 +148,12 @@ async function poll() {
       $("status").classList.remove("error");
       if (!answer) render();  // the same room, and the clock moved: an abandoned re-roll?
     } catch (error) {
-      if (error.code === "NoRoom") { say(error.message, true); return; }
+      if (error.code === "NoRoom") { say(error.message, true); polling = false; return; }
       say(error.retryAfter ? error.message : ROOM.offline(), true);
       wait = Math.max(wait, 1000 * (error.retryAfter || 0));
     }
   }
+  polling = false;
   if (view && view.phase === "over") return;
   clearTimeout(next);
   next = setTimeout(poll, wait);
@@ -164,6 +176,7 @@ async function submit(steps, again = false) {
     claim = answer.claim || null;
     selected = null;
     if (claim) {  // the player's own move, and a re-roll to claim now: no replay to wait for
+      sync(answer);
       view = answer;
       render();
     } else {
@@ -271,7 +284,7 @@ function render() {
   watchClaim(v, seat);
   showAway(v, seat);
   showTimer();
-  if (speed) {
+  if (speed && !speedSent) {
     speed.value = v.room.speed;
     speed.disabled = seat === null;
   }
@@ -288,19 +301,23 @@ function showTimer() {
   const who = nameOf(v, v.turn);
   box.textContent = left > 0 ? ROOM.timeLeft(who, left) : ROOM.timeUp(who);
   box.classList.toggle("urgent", left <= 5);
-  if (left <= 0 && !busy && !timeUpAsked) {  // the server plays it on the next request: now
+  // Past the server's grace (a step on its way still counts), the next request plays the turn:
+  // a visible page asks then, a moment apart from the others.
+  if (left <= -1 && !busy && !timeUpAsked && document.visibilityState === "visible") {
     timeUpAsked = true;
     clearTimeout(next);
-    poll();
+    next = setTimeout(poll, 100 + Math.random() * 300);
   }
 }
-let timeUpAsked = false;
 setInterval(() => { if (view && !busy) showTimer(); }, 250);
 
 // Who is being played for (two turns run out in a row) or disqualified; "I'm back" for this
 // phone's own seat.
 function showAway(v, seat) {
   const box = $("away");
+  const shown = JSON.stringify([seat, v.phase, v.seats.map((s) => [s.away, s.out])]);
+  if (shown === awayShown) return;  // a tap on "I'm back" isn't lost to a redraw
+  awayShown = shown;
   box.replaceChildren();
   if (v.phase !== "over") {
     for (const s of v.seats) {
@@ -421,6 +438,7 @@ async function start() {
       board = new Board($("board"), layout);
       useBoard(board);
       view = first;
+      sync(first);
       break;
     } catch (error) {
       if (error.code === "NoRoom") { say(error.message, true); return; }
@@ -441,11 +459,15 @@ const speed = document.querySelector("#botspeed select");
 useSpeed(() => (view ? view.room.speed : "normal"));
 if (speed) {
   speed.addEventListener("change", async () => {
+    speedSent = true;
     try {
       await show(await call(app.dataset.speed + since(), { credential, speed: speed.value }));
     } catch (error) {
-      speed.value = view.room.speed;
+      if (error.room) await show(error.room);
       say(error.message, true);
+    } finally {
+      speedSent = false;
+      render();
     }
   });
 }
