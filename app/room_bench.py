@@ -162,10 +162,12 @@ def _request(port: int, method: str, path: str, body=None, headers=None):
 
 
 def room_body(game: str, players: int, settings) -> dict:
-    """``POST /api/rooms``'s body for a table of ``players`` people, the first one making it."""
+    """``POST /api/rooms``'s body for a table of ``players`` people, the first one making it.
+    No turn timer: the bench's phones poll without playing for a while, which no timer would
+    let stand (each wait that runs out would make the room change)."""
     colors = COLORS.get(game, SIX_COLORS)
     body = {"game": game, "players": [{"name": f"P{i + 1}", "color": colors[i]}
-                                      for i in range(players)], "me": 0}
+                                      for i in range(players)], "me": 0, "timer_seconds": 0}
     return {**body, "settings": settings} if settings else body
 
 
