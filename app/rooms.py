@@ -74,6 +74,11 @@ class Member:
     key: str  # the random part of this color's seat credential
     joined: float
     by: str | None = None  # the digest of the joining browser's device cookie
+    seen: float | None = None  # when its phone last asked (None: when it joined)
+
+    @property
+    def last_seen(self) -> float:
+        return self.joined if self.seen is None else self.seen
 
 
 @dataclass(frozen=True)
@@ -86,27 +91,34 @@ class Room:
     timer: int = 0  # seconds for each roll and move; 0: none
     due: float | None = None  # when the current wait ends (None: no wait)
     speed: str = "normal"  # how fast the bots' moves are shown (SPEEDS)
+    rev: int = 1  # the room's version, as phones know it: one more with every change but "seen"
     version: int = 0  # the store entry's: 0 for a room not written yet
 
     def data(self) -> dict:
         return {"token": self.token, "host": self.host, "moved": self.moved,
-                "timer": self.timer, "due": self.due, "speed": self.speed,
-                "members": {str(color): {"key": m.key, "joined": m.joined, "by": m.by}
+                "timer": self.timer, "due": self.due, "speed": self.speed, "rev": self.rev,
+                "members": {str(color): {"key": m.key, "joined": m.joined, "by": m.by,
+                                         "seen": m.seen}
                             for color, m in sorted(self.members.items())}}
 
     @classmethod
     def from_entry(cls, code: str, entry: Entry) -> "Room":
         data = entry.data
-        members = {int(color): Member(m["key"], m["joined"], m.get("by"))
+        members = {int(color): Member(m["key"], m["joined"], m.get("by"), m.get("seen"))
                    for color, m in data["members"].items()}
         return cls(code, data["token"], data["host"], members, data["moved"],
                    data.get("timer", 0), data.get("due"), data.get("speed", "normal"),
-                   entry.version)
+                   data.get("rev", 1), entry.version)
 
-    @property
-    def etag(self) -> str:
-        """What a poll compares: the room's code and version (no replay needed)."""
-        return f"{self.code}.{self.version}"
+    def offline(self, now: float, after: float) -> set[int]:
+        """The colors whose phone hasn't asked for ``after`` seconds: disconnected."""
+        return {color for color, m in self.members.items() if now - m.last_seen > after}
+
+    def tag(self, offline: set[int]) -> str:
+        """What a poll compares (no replay needed): the room's code and version, and who is
+        disconnected (a phone going or coming back changes what the others show)."""
+        mask = sum(1 << color for color in offline)
+        return f"{self.code}.{self.rev}.{mask}"
 
     def joined(self, color: int, now: float, by: str | None = None) -> "Room":
         """The room with a new phone on ``color`` (a fresh key: any older credential for the
@@ -150,10 +162,21 @@ class Rooms:
     def write(self, room: Room, now: float, **changes) -> Room | None:
         """The room with ``changes`` written over the version it was read at, or None when
         another request changed it first (nothing written). A new link is a move: the room
-        lives a day from it."""
-        changed = replace(room, **changes)
+        lives a day from it. Every write but a phone's ``seen`` is a new version for the
+        phones (``rev``)."""
+        changed = replace(room, **changes, rev=room.rev + 1)
         if "token" in changes and changes["token"] != room.token:
             changed = replace(changed, moved=now)
+        return self._swap(room, changed)
+
+    def seen(self, room: Room, color: int, now: float, due: float | None) -> Room | None:
+        """The room with ``color``'s phone seen ``now`` (and the wait ending at ``due``): no
+        new version for the phones, so their polls stay 304 (unless it was disconnected)."""
+        members = dict(room.members)
+        members[color] = replace(members[color], seen=now)
+        return self._swap(room, replace(room, members=members, due=due))
+
+    def _swap(self, room: Room, changed: Room) -> Room | None:
         if not self.store.swap("room#" + room.code, room.version, self._checked(changed),
                                self._expires(changed.moved)):
             return None

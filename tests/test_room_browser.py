@@ -705,3 +705,54 @@ def test_the_bots_speed_set_on_one_phone_is_every_phones(server, phone):
     ana.locator("#botspeed select").select_option("instant")
     expect(watcher.locator("#botspeed select")).to_have_value("instant", timeout=3_000)
     assert state(server, code)["room"]["speed"] == "instant"
+
+
+# -- 9. a phone goes away and comes back -----------------------------------------------------------
+
+def test_a_phone_that_goes_away_and_comes_back_in_time_keeps_its_seat_and_turn(server, phone):
+    """Short presence settings: a seat not seen for 2 s is disconnected, and its turn waits
+    8 s for it (in use: 35 s and two minutes)."""
+    config = server.app.config
+    saved = {k: config.get(k) for k in ("ROOM_OFFLINE_SECONDS", "ROOM_RECONNECT_SECONDS",
+                                        "ROOM_SEEN_EVERY_SECONDS")}
+    config.update(ROOM_OFFLINE_SECONDS=2, ROOM_RECONNECT_SECONDS=8, ROOM_SEEN_EVERY_SECONDS=0.5)
+    try:
+        made = post(server, "/api/rooms", {"game": "parcheesi", "me": 0, "timer_seconds": 3,
+                                           "players": [{"name": "Ana", "color": "yellow"},
+                                                       {"name": "Ben", "color": "red"}]}, 201)
+        code = made["room"]["code"]
+        joined = post(server, f"/api/rooms/{code}/join", {})
+        credentials = {"Ana": made["you"]["credential"], "Ben": joined["you"]["credential"]}
+        pages = {}
+        for name in credentials:
+            pages[name] = phone()
+            pages[name].goto(f"{server.url}/r/{code}#c={urllib.parse.quote(credentials[name])}")
+        view = state(server, code)
+        mover = view["seats"][view["turn"]]["name"]
+        other = "Ben" if mover == "Ana" else "Ana"
+        expect(pages[mover].locator("#roll")).to_be_visible()
+
+        room_url = pages[mover].url
+        pages[mover].goto("about:blank")  # the phone goes away: its page stops asking
+        watcher = pages[other]
+        expect(watcher.locator("#feed li").filter(has_text=f"{mover} lost the connection")
+               ).to_have_count(1, timeout=8_000)
+        expect(watcher.locator("#timer")).to_have_text(
+            re.compile(rf"{mover} is disconnected: their turn waits \d+ s for them"))
+        expect(watcher.locator("#people li").filter(has_text=mover)).to_contain_text(
+            "disconnected")
+
+        pages[mover].goto(room_url)  # back within the window: the seat and the turn are there
+        expect(watcher.locator("#feed li").filter(has_text=f"{mover} is back")).to_have_count(
+            1, timeout=5_000)
+        expect(pages[mover].locator("#roll")).to_be_visible()
+        assert state(server, code)["steps"] == view["steps"]  # nothing was played for them
+        pages[mover].locator("#roll").click()
+        expect(watcher.locator("#feed li").filter(has_text=re.compile(rf"{mover} rolled"))
+               ).to_have_count(1, timeout=5_000)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                config.pop(key, None)
+            else:
+                config[key] = value

@@ -45,7 +45,10 @@ def clock():
 def app(store_url, clock):
     return create_app({"KEYS": KEYS, "TESTING": True, "STORE_URL": store_url, "CLOCK": clock,
                        "ROOMS_PER_ADDRESS": "1000 per hour",
-                       "ROOM_JOINS_PER_ADDRESS": "1000 per hour"})
+                       "ROOM_JOINS_PER_ADDRESS": "1000 per hour",
+                       # these tests' phones don't say who they are when polling: nobody is
+                       # ever disconnected (the presence tests say so, and shorten it)
+                       "ROOM_OFFLINE_SECONDS": 10 ** 9})
 
 
 @pytest.fixture
@@ -637,7 +640,7 @@ def test_a_player_whose_time_runs_out_has_the_turn_played_for_them_once(client, 
     room = made["room"]
     assert made["turn"] == me and room["due"] >= room["now"] + 30
     clock.now = room["due"] - 1
-    assert client.get(f"/api/rooms/{code}", headers={"If-None-Match": f'"{code}.1"'}
+    assert client.get(f"/api/rooms/{code}", headers={"If-None-Match": f'"{code}.1.0"'}
                       ).status_code == 304  # still time
     clock.now = room["due"] + 1
     first = client.get(f"/api/rooms/{code}?since={made['steps']}").json
@@ -770,3 +773,83 @@ def test_a_step_on_its_way_when_the_time_runs_out_still_counts(client, clock):
     played = step(client, made, made["you"]["credential"], ["roll"])
     assert played["replay"]["events"][0]["kind"] == "roll"
     assert not played["replay"]["events"][0].get("auto")
+
+
+# -- presence: polls mark a seat seen; a phone gone is disconnected, and its turn waits ------------
+
+@pytest.fixture
+def present_app(store_url, clock):
+    return create_app({"KEYS": KEYS, "TESTING": True, "STORE_URL": store_url, "CLOCK": clock,
+                       "ROOMS_PER_ADDRESS": "1000 per hour"})
+
+
+def poll(client, code, credential=None, etag=None):
+    headers = {"X-Seat": credential} if credential else {}
+    if etag:
+        headers["If-None-Match"] = etag
+    return client.get(f"/api/rooms/{code}", headers=headers)
+
+
+def test_polls_mark_a_seat_seen_at_most_every_ten_seconds_and_stay_304(present_app, clock):
+    from app.rooms import Rooms
+    from app.web.bookkeeping import store
+
+    client = present_app.test_client()
+    made = make_room(client, PLAYERS[:2])
+    code, credential = made["room"]["code"], made["you"]["credential"]
+    etag = poll(client, code).headers["ETag"]
+    with present_app.app_context():
+        before = Rooms(store(), KEYS).get(code).version
+    statuses = []
+    for _ in range(30):  # 30 polls over 15 s
+        clock.now += 0.5
+        statuses.append(poll(client, code, credential, etag).status_code)
+    with present_app.app_context():
+        assert Rooms(store(), KEYS).get(code).version - before == 1  # one write, at 10 s
+    assert set(statuses) == {304}  # nothing the phones show changed
+
+
+def test_a_phone_gone_is_disconnected_for_the_others_and_back_when_it_asks(present_app, clock):
+    client = present_app.test_client()
+    made = make_room(client, PLAYERS[:2])
+    code, ana = made["room"]["code"], made["you"]["credential"]
+    ben = join(client, code, name="Ben")
+    seat = made["you"]["seat"]
+    for _ in range(4):  # Ben's phone keeps asking; Ana's has gone
+        clock.now += 10
+        seen = poll(client, code, ben["you"]["credential"])
+    assert seen.json["room"]["offline"] == [seat]
+    etag = seen.headers["ETag"]
+    back = poll(client, code, ana, etag)
+    assert back.status_code == 200 and back.json["room"]["offline"] == []
+
+
+def test_a_disconnected_players_turn_waits_two_minutes_then_the_timer_takes_over(
+        present_app, clock):
+    client = present_app.test_client()
+    made = red_arse_with_a_bot(client)  # 30 s a step
+    code, me = made["room"]["code"], made["you"]["seat"]
+    start = clock.now
+    clock.now = made["room"]["due"] + 10  # Ana's phone went at once: disconnected at start + 35
+    waiting = poll(client, code).json
+    assert waiting["steps"] == made["steps"] and waiting["room"]["offline"] == [me]
+    assert waiting["room"]["due"] == pytest.approx(start + 35 + 120)
+    clock.now = start + 35 + 120 + 2
+    played = poll(client, code).json
+    after = client.get(f"/api/rooms/{code}?since={made['steps']}").json
+    ana = [e for e in after["replay"]["events"] if e["seat"] == me]
+    assert played["steps"] > made["steps"] and ana and all(e.get("auto") for e in ana)
+
+
+def test_a_player_back_within_two_minutes_keeps_their_turn_and_gets_their_time(
+        present_app, clock):
+    client = present_app.test_client()
+    made = red_arse_with_a_bot(client)
+    code, ana = made["room"]["code"], made["you"]["credential"]
+    clock.now = made["room"]["due"] + 60  # gone, their time over, within the two minutes
+    back = poll(client, code, ana).json
+    assert back["steps"] == made["steps"] and back["turn"] == made["you"]["seat"]
+    assert back["room"]["due"] == pytest.approx(clock.now + 30)
+    rolled = step(client, back, ana, ["roll"])["replay"]["events"][0]
+    assert rolled["kind"] == "roll" and rolled["seat"] == made["you"]["seat"]
+    assert not rolled.get("auto")

@@ -66,6 +66,14 @@ REPLAY_SECONDS = {"roll": 0.5, "claim": 0.3, "miss": 0.3, "move": 0.2, "square":
 
 # A step on its way when the time runs out still counts: the wait is resolved this much later.
 RESOLVE_GRACE_SECONDS = 1.0
+# Presence: a phone's poll marks its seat seen, in the store at most this often
+# (ROOM_SEEN_EVERY_SECONDS)...
+SEEN_EVERY_SECONDS = 10
+# ...and a seat not seen for ROOM_OFFLINE_SECONDS (a hidden page polls every 15 s) is
+# disconnected; its turn waits ROOM_RECONNECT_SECONDS more (Ludo's text: two minutes) before
+# the timer plays it. Both settings of the app (tests make them short).
+OFFLINE_SECONDS = 35
+RECONNECT_SECONDS = 120
 
 # How long after a re-roll's window (CLAIM_SECONDS, from the step that opened it) anyone seated
 # may let it go for a player whose phone went away: the table never waits on a closed page.
@@ -136,7 +144,7 @@ def room_state(room: Room, played: Game) -> dict:
     taken = {seat.color for seat in seats}
     return {
         "code": room.code,
-        "version": room.version,
+        "version": room.rev,
         "url": room_url(room.code),
         "host": seat_of.get(room.host),
         "members": sorted(seat_of[c] for c in room.members if c in seat_of),
@@ -147,9 +155,28 @@ def room_state(room: Room, played: Game) -> dict:
         if _can_add(played) else [],
         "timer": room.timer,
         "speed": room.speed,
-        "due": room.due,  # the server's clock, and its time now: a phone's may be wrong
-        "now": now(),
+        "due": waits_until(room, played),  # the server's clock, and its time now (a phone's
+        "now": now(),                     # may be wrong)
+        "offline": sorted(seat_of[c] for c in offline(room) if c in seat_of),
     }
+
+
+def offline(room: Room) -> set[int]:
+    """The colors whose phone is disconnected (not seen for ``ROOM_OFFLINE_SECONDS``)."""
+    return room.offline(now(), current_app.config.get("ROOM_OFFLINE_SECONDS", OFFLINE_SECONDS))
+
+
+def waits_until(room: Room, played: Game) -> float | None:
+    """When the wait for the player to move is over: their time (``due``), or, when their
+    phone is disconnected, not before ``ROOM_RECONNECT_SECONDS`` after it went."""
+    if room.due is None or played.over:
+        return room.due
+    color = played.header.seats[played.match.turn].color
+    if color not in offline(room):
+        return room.due
+    config = current_app.config
+    gone = room.members[color].last_seen + config.get("ROOM_OFFLINE_SECONDS", OFFLINE_SECONDS)
+    return max(room.due, gone + config.get("ROOM_RECONNECT_SECONDS", RECONNECT_SECONDS))
 
 
 def _can_add(played: Game) -> bool:
@@ -169,7 +196,7 @@ def _answer(room: Room, since: int | None, status: int = 200, **extra):
     body.update(extra)
     response = jsonify(body)
     response.status_code = status
-    response.set_etag(room.etag)
+    response.set_etag(room.tag(offline(room)))
     response.cache_control.no_cache = True
     response.cache_control.private = True
     return response
@@ -210,11 +237,29 @@ def resolve(room: Room) -> Room:
     if room.due is None or now() < room.due + RESOLVE_GRACE_SECONDS:
         return room
     played = Game.from_token(room.token, _keys())
+    if now() < waits_until(room, played) + RESOLVE_GRACE_SECONDS:
+        return room  # a disconnected player's turn waits for them to come back
     start = len(played.match.steps)
     if not played.over and not played.header.seats[played.match.turn].bot:
         played.play_for(played.match.turn)
     written = rooms().write(room, now(), token=played.token(), due=due(played, start, room))
     return written or rooms().get(room.code) or room
+
+
+def present(room: Room, credential) -> Room:
+    """The room with the polling phone's seat (its ``X-Seat`` credential) marked seen, at most
+    every ``ROOM_SEEN_EVERY_SECONDS``. A player back in time for their turn gets their time
+    again."""
+    color = rooms().color_of(room, credential) if credential else None
+    every = current_app.config.get("ROOM_SEEN_EVERY_SECONDS", SEEN_EVERY_SECONDS)
+    if color is None or now() - room.members[color].last_seen < every:
+        return room
+    waits = room.due
+    if color in offline(room) and room.due is not None and now() >= room.due:
+        played = Game.from_token(room.token, _keys())
+        if not played.over and played.header.seats[played.match.turn].color == color:
+            waits = now() + room.timer
+    return rooms().seen(room, color, now(), waits) or rooms().get(room.code) or room
 
 
 @bp.get("/rooms/<code>")
@@ -223,10 +268,11 @@ def read(code):
     body, no replay) while nothing changed. ``?since=N``: the steps after step N to replay.
     A player's time that ran out is played for them first (``resolve``)."""
     since = since_arg()
-    room = resolve(find(code))
-    if room.etag in request.if_none_match:
+    room = present(resolve(find(code)), request.headers.get("X-Seat"))
+    tag = room.tag(offline(room))
+    if tag in request.if_none_match:
         response = current_app.response_class(status=304)
-        response.set_etag(room.etag)
+        response.set_etag(tag)
         response.cache_control.no_cache = True
         response.cache_control.private = True
         return response
@@ -435,7 +481,7 @@ def steps(code):
     if not isinstance(moves, list) or not 1 <= len(moves) <= 4:
         raise BadRequest(message("steps"))
     color = rooms().color_of(room, data.get("credential"))
-    if version != room.version:
+    if version != room.rev:
         raise Stale(say("stale"), room_view(room, since))
     if played.over:
         raise TurnError(message("game_over"))

@@ -6,8 +6,8 @@
 import { Board, sleep } from "./board.js";
 import { _, lang } from "./i18n.js";
 import {
-  TEXT, colorOf, isBot, nameOf, offerMoves, replay, said, say, seatsColors, showDice, useBoard,
-  useSpeed,
+  TEXT, addFeed, colorOf, isBot, nameOf, offerMoves, replay, said, say, seatsColors, showDice,
+  useBoard, useSpeed,
 } from "./table.js";
 
 const ROOM = {
@@ -25,6 +25,11 @@ const ROOM = {
   offline: () => _("No answer from the server: trying again…"),
   timeLeft: (who, seconds) => _("%(who)s has %(seconds)s s", { who, seconds }),
   timeUp: (who) => _("%(who)s's time is up: the turn is played for them."),
+  offlineTag: () => _("disconnected"),
+  wentOffline: (who) => _("%(who)s lost the connection", { who }),
+  backOnline: (who) => _("%(who)s is back", { who }),
+  waitsFor: (who, seconds) => _("%(who)s is disconnected: their turn waits %(seconds)s s for them",
+    { who, seconds }),
 };
 
 const POLL_VISIBLE = 1000;   // ms between polls while the page is in view (docs/rooms.md)
@@ -127,10 +132,21 @@ async function show(next) {
   sync(next);
   const known = view;
   view = next;
+  if (known) comings(known, next);
   if (known && next.replay && next.replay.events.length && next.steps > known.steps) {
     await replay(next.replay, next);
   }
   render();
+}
+
+// Phones that went or came back since the room was last drawn, in the feed.
+function comings(before, after) {
+  for (const seat of after.room.offline) {
+    if (!before.room.offline.includes(seat)) addFeed(ROOM.wentOffline(nameOf(after, seat)));
+  }
+  for (const seat of before.room.offline) {
+    if (!after.room.offline.includes(seat)) addFeed(ROOM.backOnline(nameOf(after, seat)));
+  }
 }
 
 // -- polling: about once a second in view, rarely out of it; 304 while nothing changed -----------
@@ -142,8 +158,7 @@ async function poll() {
   polling = true;
   if (!busy) {
     try {
-      const answer = await call(app.dataset.api + since(), undefined,
-        etag ? { "If-None-Match": etag } : {});
+      const answer = await call(app.dataset.api + since(), undefined, pollHeaders());
       if (answer) await show(answer);
       $("status").classList.remove("error");
       if (!answer) render();  // the same room, and the clock moved: an abandoned re-roll?
@@ -158,6 +173,13 @@ async function poll() {
   clearTimeout(next);
   next = setTimeout(poll, wait);
 }
+// A poll says which seat this phone plays (it marks the seat seen: docs/rooms.md, presence).
+function pollHeaders() {
+  const headers = etag ? { "If-None-Match": etag } : {};
+  if (credential) headers["X-Seat"] = credential;
+  return headers;
+}
+
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible" && view) { clearTimeout(next); poll(); }
 });
@@ -299,7 +321,9 @@ function showTimer() {
   if (box.hidden) return;
   const left = Math.ceil((v.room.due * 1000 - (Date.now() + offset)) / 1000);
   const who = nameOf(v, v.turn);
-  box.textContent = left > 0 ? ROOM.timeLeft(who, left) : ROOM.timeUp(who);
+  const gone = v.room.offline.includes(v.turn);
+  box.textContent = left <= 0 ? ROOM.timeUp(who)
+    : gone ? ROOM.waitsFor(who, left) : ROOM.timeLeft(who, left);
   box.classList.toggle("urgent", left <= 5);
   // Past the server's grace (a step on its way still counts), the next request plays the turn:
   // a visible page asks then, a moment apart from the others.
@@ -367,6 +391,7 @@ function showPeople(v, seat) {
     if (s.seat === v.room.host) tags.push(ROOM.host());
     if (isBot(v, s.seat)) tags.push(TEXT.botTag());
     if (v.room.free.includes(s.seat)) tags.push(ROOM.free());
+    if (v.room.offline.includes(s.seat)) tags.push(ROOM.offlineTag());
     if (v.phase !== "over" && s.seat === v.turn) {
       tags.push(ROOM.toMove());
       item.classList.add("tomove");
