@@ -92,11 +92,14 @@ class Room:
     due: float | None = None  # when the current wait ends (None: no wait)
     speed: str = "normal"  # how fast the bots' moves are shown (SPEEDS)
     rev: int = 1  # the room's version, as phones know it: one more with every change but "seen"
+    left: frozenset = frozenset()  # colors whose player left: the server plays their turns
+    closed: bool = False  # everyone left: the room is over
     version: int = 0  # the store entry's: 0 for a room not written yet
 
     def data(self) -> dict:
         return {"token": self.token, "host": self.host, "moved": self.moved,
                 "timer": self.timer, "due": self.due, "speed": self.speed, "rev": self.rev,
+                "left": sorted(self.left), "closed": self.closed,
                 "members": {str(color): {"key": m.key, "joined": m.joined, "by": m.by,
                                          "seen": m.seen}
                             for color, m in sorted(self.members.items())}}
@@ -108,7 +111,8 @@ class Room:
                    for color, m in data["members"].items()}
         return cls(code, data["token"], data["host"], members, data["moved"],
                    data.get("timer", 0), data.get("due"), data.get("speed", "normal"),
-                   data.get("rev", 1), entry.version)
+                   data.get("rev", 1), frozenset(data.get("left", ())),
+                   data.get("closed", False), entry.version)
 
     def offline(self, now: float, after: float) -> set[int]:
         """The colors whose phone hasn't asked for ``after`` seconds: disconnected."""
@@ -125,7 +129,19 @@ class Room:
         color stops playing it), from the browser whose device digest is ``by``."""
         members = dict(self.members)
         members[color] = Member(secrets.token_urlsafe(12), now, by)
-        return replace(self, members=members)
+        return replace(self, members=members, left=self.left - {color})
+
+    def without(self, color: int, online: set[int]) -> "Room":
+        """The room once the phone on ``color`` has left: its seat is free (the server plays
+        its turns until someone takes it); the host's role passes to the phone that joined
+        earliest among those ``online``, else among all; nobody left, the room is closed."""
+        members = {c: m for c, m in self.members.items() if c != color}
+        host = self.host
+        if color == host and members:
+            pick = [c for c in members if c in online] or list(members)
+            host = min(pick, key=lambda c: members[c].joined)
+        return replace(self, members=members, host=host, left=self.left | {color},
+                       closed=not members)
 
     def color_by(self, by: str | None) -> int | None:
         """The color the browser ``by`` (a device digest) joined on, if any."""

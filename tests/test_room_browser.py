@@ -339,6 +339,22 @@ def let_go(page, held: list):
     page.unroute("**/api/rooms/**")
 
 
+def ana_and_ben(server, phone, **room) -> tuple[str, dict, dict]:
+    """A Parcheesi room of Ana (who made it) and Ben (joined from Python), each on a phone of
+    their own that says yes to "Leave the room?": the code, the pages and the credentials."""
+    made = post(server, "/api/rooms", {"game": "parcheesi", "me": 0, **room, "players": [
+        {"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]}, 201)
+    code = made["room"]["code"]
+    joined = post(server, f"/api/rooms/{code}/join", {})
+    credentials = {"Ana": made["you"]["credential"], "Ben": joined["you"]["credential"]}
+    pages = {}
+    for name, credential in credentials.items():
+        pages[name] = phone()
+        pages[name].on("dialog", lambda dialog: dialog.accept())
+        pages[name].goto(f"{server.url}/r/{code}#c={urllib.parse.quote(credential)}")
+    return code, pages, credentials
+
+
 # -- 1. three phones: make, join by code and by link, play live --------------------------------
 
 def test_three_phones_make_join_and_play_live(server, phone, latency):
@@ -648,16 +664,7 @@ def test_a_timer_runs_out_and_every_phone_sees_the_turn_played_for_the_player(se
     """Three-second timers; nobody plays. Each phone counts down on the server's clock, the
     turn is played for the player when it runs out (whichever phone asks first), every phone
     shows it, and after two in a row the player's own phone offers "I'm back"."""
-    made = post(server, "/api/rooms", {"game": "parcheesi", "me": 0, "timer_seconds": 3,
-                                       "players": [{"name": "Ana", "color": "yellow"},
-                                                   {"name": "Ben", "color": "red"}]}, 201)
-    code = made["room"]["code"]
-    joined = post(server, f"/api/rooms/{code}/join", {})
-    pages = {}
-    for name, credential in (("Ana", made["you"]["credential"]),
-                             ("Ben", joined["you"]["credential"])):
-        pages[name] = phone()
-        pages[name].goto(f"{server.url}/r/{code}#c={urllib.parse.quote(credential)}")
+    code, pages, _ = ana_and_ben(server, phone, timer_seconds=3)
     watcher = phone()
     watcher.goto(f"{server.url}/r/{code}")
     first = state(server, code)
@@ -717,16 +724,7 @@ def test_a_phone_that_goes_away_and_comes_back_in_time_keeps_its_seat_and_turn(s
                                         "ROOM_SEEN_EVERY_SECONDS")}
     config.update(ROOM_OFFLINE_SECONDS=2, ROOM_RECONNECT_SECONDS=8, ROOM_SEEN_EVERY_SECONDS=0.5)
     try:
-        made = post(server, "/api/rooms", {"game": "parcheesi", "me": 0, "timer_seconds": 3,
-                                           "players": [{"name": "Ana", "color": "yellow"},
-                                                       {"name": "Ben", "color": "red"}]}, 201)
-        code = made["room"]["code"]
-        joined = post(server, f"/api/rooms/{code}/join", {})
-        credentials = {"Ana": made["you"]["credential"], "Ben": joined["you"]["credential"]}
-        pages = {}
-        for name in credentials:
-            pages[name] = phone()
-            pages[name].goto(f"{server.url}/r/{code}#c={urllib.parse.quote(credentials[name])}")
+        code, pages, _ = ana_and_ben(server, phone, timer_seconds=3)
         view = state(server, code)
         mover = view["seats"][view["turn"]]["name"]
         other = "Ben" if mover == "Ana" else "Ana"
@@ -756,3 +754,33 @@ def test_a_phone_that_goes_away_and_comes_back_in_time_keeps_its_seat_and_turn(s
                 config.pop(key, None)
             else:
                 config[key] = value
+
+
+# -- 10. leaving: the host passes, the last one closes the room --------------------------------------
+
+def test_the_host_leaves_another_phone_hosts_and_the_last_to_leave_closes_the_room(server, phone):
+    code, pages, _ = ana_and_ben(server, phone)
+    ben = pages["Ben"]
+    expect(ben.locator("#people li").filter(has_text="Ana")).to_contain_text("host")
+
+    pages["Ana"].locator("#leave").click()
+    expect(pages["Ana"].locator("#status")).to_have_text("You left the room.")
+    expect(pages["Ana"].locator("#leave")).to_be_hidden()
+    expect(ben.locator("#feed li").filter(has_text="Ana left the room")).to_have_count(1)
+    expect(ben.locator("#feed li").filter(has_text="Ben is the host now")).to_have_count(1)
+    expect(ben.locator("#people li").filter(has_text="Ben")).to_contain_text("host")
+    assert state(server, code)["room"]["host"] == 1  # Ben's seat (red, after yellow)
+
+    pages["Ana"].monitor.allow(f"/api/rooms/{code}", 404)  # her page, watching, finds it closed
+    ben.locator("#leave").click()
+    expect(ben.locator("#status")).to_have_text("You left the room.")
+    ben.close()
+    # A poll of his on its way as the room closed may have found it closed: that's no error.
+    ben.monitor.problems = [problem for problem in ben.monitor.problems
+                            if f"/api/rooms/{code}?" not in problem]
+    expect(pages["Ana"].locator("#status")).to_have_text(
+        f"Room {code} is closed: everyone left. Start a new game to play again.")
+    later = phone()
+    later.monitor.allow(f"/r/{code}", 404)
+    later.goto(f"{server.url}/r/{code}")
+    expect(later.locator("main")).to_contain_text(f"Room {code} is closed: everyone left.")

@@ -853,3 +853,54 @@ def test_a_player_back_within_two_minutes_keeps_their_turn_and_gets_their_time(
     rolled = step(client, back, ana, ["roll"])["replay"]["events"][0]
     assert rolled["kind"] == "roll" and rolled["seat"] == made["you"]["seat"]
     assert not rolled.get("auto")
+
+
+# -- leaving ---------------------------------------------------------------------------------------
+
+def three_in_a_room(client):
+    made = make_room(client)
+    code = made["room"]["code"]
+    ben = join(client, code, name="Ben", color="red")
+    cleo = join(client, code, name="Cleo", color="green")
+    return code, {"Ana": made["you"], "Ben": ben["you"], "Cleo": cleo["you"]}, cleo
+
+
+def leave(client, code, credential, status=200):
+    response = client.post(f"/api/rooms/{code}/leave", json={"credential": credential})
+    assert response.status_code == status, response.json
+    return response.json
+
+
+def test_a_player_who_leaves_frees_the_seat_and_the_server_plays_its_turns(client):
+    code, you, view = three_in_a_room(client)
+    left = leave(client, code, you["Ben"]["credential"])
+    seat = you["Ben"]["seat"]
+    assert seat in left["room"]["free"] and seat not in left["room"]["members"]
+    for _ in range(60):  # the others play on; Ben's turns are played for him
+        if any(e["seat"] == seat for e in left["replay"]["events"]):
+            break
+        mover = next(v for v in you.values() if v["seat"] == left["turn"])
+        left = step(client, left, mover["credential"])
+    bens = [e for e in left["replay"]["events"] if e["seat"] == seat]
+    assert bens and all(e.get("auto") for e in bens)
+    assert left["turn"] != seat
+    assert leave(client, code, you["Ben"]["credential"], status=403)["error"]["code"] == \
+        "NotYours"  # leaving twice
+
+
+def test_the_host_leaving_passes_the_room_to_who_joined_earliest(client):
+    code, you, _ = three_in_a_room(client)
+    assert client.get(f"/api/rooms/{code}").json["room"]["host"] == you["Ana"]["seat"]
+    left = leave(client, code, you["Ana"]["credential"])
+    assert left["room"]["host"] == you["Ben"]["seat"]
+
+
+def test_the_last_to_leave_closes_the_room_and_a_later_visit_says_so(client):
+    code, you, _ = three_in_a_room(client)
+    for name in ("Ana", "Ben"):
+        leave(client, code, you[name]["credential"])
+    assert leave(client, code, you["Cleo"]["credential"]) == {"closed": True, "code": code}
+    gone = client.get(f"/api/rooms/{code}")
+    assert gone.status_code == 404 and "closed" in gone.json["error"]["message"]
+    page = client.get(f"/r/{code}")
+    assert page.status_code == 404 and b"everyone left" in page.data

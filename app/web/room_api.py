@@ -52,6 +52,7 @@ MESSAGES = {
                 "timer) or 3 to 300."),
     "not_away": N_("%(name)s is playing their own turns already."),
     "no_seat_here": N_("This phone has no seat in this room."),
+    "closed": N_("Room %(code)s is closed: everyone left. Start a new game to play again."),
     "speed": N_("\"speed\" is how fast the bots' moves are shown: slow, normal, fast or "
                 "instant."),
 }
@@ -121,6 +122,8 @@ def find(code: str) -> Room:
     if room is None:
         limits().take("misses")
         raise NoRoom(say("no_room", code=(read or code)[:12]))
+    if room.closed:
+        raise NoRoom(say("closed", code=room.code))
     return room
 
 
@@ -202,6 +205,13 @@ def _answer(room: Room, since: int | None, status: int = 200, **extra):
     return response
 
 
+def play_on(played: Game, room: Room) -> None:
+    """The turns of seats whose player left the room, played for them at once (and the bots'
+    after them), until someone else's turn."""
+    while not played.over and played.header.seats[played.match.turn].color in room.left:
+        played.play_for(played.match.turn)
+
+
 def due(played: Game, start: int, room: Room) -> float | None:
     """When the player to move in ``room`` runs out of time (``wait``)."""
     return wait(played, start, room.timer, room.speed, room.members)
@@ -242,6 +252,7 @@ def resolve(room: Room) -> Room:
     start = len(played.match.steps)
     if not played.over and not played.header.seats[played.match.turn].bot:
         played.play_for(played.match.turn)
+    play_on(played, room)
     written = rooms().write(room, now(), token=played.token(), due=due(played, start, room))
     return written or rooms().get(room.code) or room
 
@@ -489,6 +500,7 @@ def steps(code):
     seat, start = played.match.turn, len(played.match.steps)
     if played.play_turn(seat, moves, now=now()):
         played.play_bots()
+        play_on(played, room)
     written = rooms().write(room, now(), token=played.token(), due=due(played, start, room))
     if written is None:
         raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
@@ -556,6 +568,36 @@ def speed(code):
         if room.speed == chosen:
             return _answer(room, since)
         written = rooms().write(room, now(), speed=chosen)
+        if written:
+            return _answer(written, since)
+    raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
+
+
+@bp.post("/rooms/<code>/leave")
+def leave(code):
+    """This phone leaves the room (``{"credential"}``): its seat is free for anyone to take, and
+    the server plays its turns meanwhile; a host leaving passes the role to the phone that
+    joined earliest among those connected (a Ludo table's host too); the last one to leave
+    closes the room. Answered with the room (``{"closed": true}`` once it is closed)."""
+    since = since_arg()
+    data = _json()
+    for _attempt in range(3):  # another request may write between our read and our write
+        room = resolve(find(code))
+        color = rooms().color_of(room, data.get("credential"))
+        if color is None:
+            raise NotYours(say("no_seat_here"))
+        played = Game.from_token(room.token, _keys())
+        start = len(played.match.steps)
+        gone = room.without(color, set(room.members) - offline(room))
+        if not gone.closed:
+            play_on(played, gone)
+            if hasattr(played.rules, "join") and gone.host != room.host:
+                host = next(i for i, s in enumerate(played.header.seats) if s.color == gone.host)
+                played = Game(replace(played.header, host=host), played.match, played.keys)
+        written = rooms().write(gone, now(), token=played.token(),
+                                due=due(played, start, gone))
+        if written and written.closed:
+            return jsonify(closed=True, code=written.code)
         if written:
             return _answer(written, since)
     raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))

@@ -26,6 +26,11 @@ const ROOM = {
   timeLeft: (who, seconds) => _("%(who)s has %(seconds)s s", { who, seconds }),
   timeUp: (who) => _("%(who)s's time is up: the turn is played for them."),
   offlineTag: () => _("disconnected"),
+  leftRoom: (who) => _("%(who)s left the room", { who }),
+  newHost: (who) => _("%(who)s is the host now", { who }),
+  sureToLeave: () => _("Leave the room? Your seat becomes free, and the game plays your turns "
+    + "until someone takes it."),
+  youLeft: () => _("You left the room."),
   wentOffline: (who) => _("%(who)s lost the connection", { who }),
   backOnline: (who) => _("%(who)s is back", { who }),
   waitsFor: (who, seconds) => _("%(who)s is disconnected: their turn waits %(seconds)s s for them",
@@ -139,8 +144,16 @@ async function show(next) {
   render();
 }
 
-// Phones that went or came back since the room was last drawn, in the feed.
+// Phones that went or came back, left, and a new host, since the room was last drawn: the feed.
 function comings(before, after) {
+  for (const seat of before.room.members) {
+    if (!after.room.members.includes(seat) && after.seats[seat]) {
+      addFeed(ROOM.leftRoom(nameOf(after, seat)));
+    }
+  }
+  if (after.room.host !== before.room.host && after.room.host !== null) {
+    addFeed(ROOM.newHost(nameOf(after, after.room.host)));
+  }
   for (const seat of after.room.offline) {
     if (!before.room.offline.includes(seat)) addFeed(ROOM.wentOffline(nameOf(after, seat)));
   }
@@ -306,6 +319,7 @@ function render() {
   watchClaim(v, seat);
   showAway(v, seat);
   showTimer();
+  $("leave").hidden = seat === null;
   if (speed && !speedSent) {
     speed.value = v.room.speed;
     speed.disabled = seat === null;
@@ -358,6 +372,28 @@ function showAway(v, seat) {
     }
   }
   box.hidden = !box.childElementCount;
+}
+
+// Leaving, after saying yes: the seat is free, this phone watches.
+async function leaveRoom() {
+  if (busy || !window.confirm(ROOM.sureToLeave())) return;
+  busy = true;
+  try {
+    const answer = await call(app.dataset.leave + since(), { credential });
+    forget();
+    if (answer.closed) {
+      clearTimeout(next);
+      say(ROOM.youLeft());
+      $("leave").hidden = true;
+    } else {
+      await show(answer);
+      say(ROOM.youLeft());
+    }
+  } catch (error) {
+    say(error.message, true);
+  } finally {
+    busy = false;
+  }
 }
 
 async function comeBack() {
@@ -478,6 +514,7 @@ async function start() {
 }
 
 $("roll").addEventListener("click", roll);
+$("leave").addEventListener("click", leaveRoom);
 $("join").addEventListener("submit", join);
 // The bots' speed is the room's: every phone shows it, anyone seated changes it for all.
 const speed = document.querySelector("#botspeed select");
