@@ -904,3 +904,31 @@ def test_the_last_to_leave_closes_the_room_and_a_later_visit_says_so(client):
     assert gone.status_code == 404 and "closed" in gone.json["error"]["message"]
     page = client.get(f"/r/{code}")
     assert page.status_code == 404 and b"everyone left" in page.data
+
+
+# -- a rematch at a Ludo table ---------------------------------------------------------------------
+
+def test_the_host_starts_a_rematch_at_a_finished_ludo_table_in_the_same_room(client):
+    made = make_room(client, [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"}],
+                     game="ludo", settings={"capacity": 4}, timer_seconds=0)
+    code, ana = made["room"]["code"], made["you"]["credential"]
+    early = client.post(f"/api/rooms/{code}/rematch", json={"credential": ana})
+    assert early.status_code == 422  # the game goes on
+    view = made
+    for _ in range(3000):
+        if view["phase"] == "over":
+            break
+        view = step(client, view, ana)
+    assert view["phase"] == "over"
+    nobody = client.post(f"/api/rooms/{code}/rematch", json={})
+    assert nobody.status_code == 403 and nobody.json["error"]["code"] == "NotHost"
+    again = client.post(f"/api/rooms/{code}/rematch", json={"credential": ana})
+    assert again.status_code == 200, again.json
+    fresh = again.json
+    assert fresh["phase"] != "over" and fresh["seed"] != view["seed"]
+    assert fresh["room"]["code"] == code and fresh["room"]["members"] == made["room"]["members"]
+    assert sum(map(sum, (s["medals"] for s in fresh["seats"]))) > 0  # the medals carried over
+    assert join(client, code, credential=ana)["you"]["seat"] == made["you"]["seat"]
+    link = client.post(f"/api/games/{fresh['token']}/turn",
+                       json={"seat": fresh["turn"], "steps": ["roll"]})
+    assert link.status_code == 409  # the new game is the room's too: its links only read

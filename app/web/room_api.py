@@ -24,10 +24,10 @@ from app.play import Game, TurnError, auto_steps
 from app.rooms import SPEEDS, Room, RoomFull, Rooms, read_code
 from app.store import StoreUnavailable
 from app.web import bookkeeping
-from app.web.api import (BadRequest, CLAIM_SECONDS, MovedOn, NotYours, TableFull, WrongSeat,
-                         _current, _json, _keys, default_name, ledger, message, new_game, now,
-                         parse_host, parse_lang, parse_players, parse_settings, public_url,
-                         since_arg)
+from app.web.api import (BadRequest, CLAIM_SECONDS, MovedOn, NotHost, NotYours, TableFull,
+                         WrongSeat, _current, _json, _keys, default_name, ledger, message,
+                         new_game, now, parse_host, parse_lang, parse_players, parse_settings,
+                         public_url, since_arg)
 from app.web.limits import limits
 from app.web.views import game_view, load, path_of
 
@@ -571,6 +571,31 @@ def speed(code):
         if written:
             return _answer(written, since)
     raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
+
+
+@bp.post("/rooms/<code>/rematch")
+def rematch(code):
+    """The host starts a rematch at a finished Ludo table (``{"credential"}``): a new game in
+    the same room, the same phones on the same seats, the medals carried over."""
+    since = since_arg()
+    data = _json()
+    room = resolve(find(code))
+    played = Game.from_token(room.token, _keys())
+    i18n.use_table_lang(played.header.lang)
+    if played.header.game != "ludo":
+        raise TurnError(message("no_rematch"))
+    if rooms().color_of(room, data.get("credential")) != room.host:
+        host = next((s.name for s in played.header.seats if s.color == room.host), "")
+        raise NotHost(message("start_rematch", host=host))
+    again = played.rematch()  # TurnError (422) while the game goes on
+    again.play_bots()  # bots to move first play at once
+    ledger().begin(again.header.seed, again.token(), len(again.match.steps),
+                   None if again.over else again.match.turn, bookkeeping.device(), room=code)
+    written = rooms().write(room, now(), token=again.token(),
+                            due=due(again, len(again.match.steps), room))
+    if written is None:  # a second tap, or another change, came first
+        raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
+    return _answer(written, since)
 
 
 @bp.post("/rooms/<code>/leave")

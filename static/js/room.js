@@ -31,6 +31,7 @@ const ROOM = {
   sureToLeave: () => _("Leave the room? Your seat becomes free, and the game plays your turns "
     + "until someone takes it."),
   youLeft: () => _("You left the room."),
+  rematch: () => _("Rematch"),
   wentOffline: (who) => _("%(who)s lost the connection", { who }),
   backOnline: (who) => _("%(who)s is back", { who }),
   waitsFor: (who, seconds) => _("%(who)s is disconnected: their turn waits %(seconds)s s for them",
@@ -39,6 +40,7 @@ const ROOM = {
 
 const POLL_VISIBLE = 1000;   // ms between polls while the page is in view (docs/rooms.md)
 const POLL_HIDDEN = 15000;   // and while it isn't
+const POLL_OVER = 3000;      // a finished Ludo table, for its rematch
 // A re-roll left unclaimed this long (ms) by a phone that went away is let go by any seated
 // phone (the server allows it 8 s after the step that opened it).
 const CLAIM_ABANDONED = 9000;
@@ -151,6 +153,12 @@ function comings(before, after) {
       addFeed(ROOM.leftRoom(nameOf(after, seat)));
     }
   }
+  if (after.seed !== before.seed) addFeed(TEXT.newGame(nameOf(after, after.turn)));
+  for (const s of after.seats) {
+    if (s.out && before.seats[s.seat] && !before.seats[s.seat].out) {
+      addFeed(TEXT.disqualified(s.name));
+    }
+  }
   if (after.room.host !== before.room.host && after.room.host !== null) {
     addFeed(ROOM.newHost(nameOf(after, after.room.host)));
   }
@@ -182,7 +190,9 @@ async function poll() {
     }
   }
   polling = false;
-  if (view && view.phase === "over") return;
+  // A finished game changes no more, but a Ludo table's host may start a rematch.
+  if (view && view.phase === "over" && board.layout.game !== "ludo") return;
+  if (view && view.phase === "over") wait = Math.max(wait, POLL_OVER);
   clearTimeout(next);
   next = setTimeout(poll, wait);
 }
@@ -320,6 +330,8 @@ function render() {
   showAway(v, seat);
   showTimer();
   $("leave").hidden = seat === null;
+  $("rematch").hidden = !(v.phase === "over" && board.layout.game === "ludo" && seat !== null
+    && seat === v.room.host);
   if (speed && !speedSent) {
     speed.value = v.room.speed;
     speed.disabled = seat === null;
@@ -508,13 +520,28 @@ async function start() {
     }
   }
   render();
-  if (view.phase !== "over") next = setTimeout(poll, POLL_VISIBLE);
+  const rematchable = board.layout.game === "ludo";  // a finished Ludo table may play again
+  if (view.phase !== "over" || rematchable) next = setTimeout(poll, POLL_VISIBLE);
   const seat = mySeat(view);
   if (view.phase === "claim" && view.turn === seat) submit(["miss"]);
 }
 
 $("roll").addEventListener("click", roll);
 $("leave").addEventListener("click", leaveRoom);
+$("rematch").addEventListener("click", async () => {
+  if (busy) return;
+  busy = true;
+  try {
+    await show(await call(app.dataset.rematch + since(), { credential }));
+  } catch (error) {
+    if (error.room) await show(error.room);
+    say(error.message, true);
+  } finally {
+    busy = false;
+  }
+  clearTimeout(next);
+  next = setTimeout(poll, POLL_VISIBLE);
+});
 $("join").addEventListener("submit", join);
 // The bots' speed is the room's: every phone shows it, anyone seated changes it for all.
 const speed = document.querySelector("#botspeed select");
