@@ -932,3 +932,27 @@ def test_the_host_starts_a_rematch_at_a_finished_ludo_table_in_the_same_room(cli
     link = client.post(f"/api/games/{fresh['token']}/turn",
                        json={"seat": fresh["turn"], "steps": ["roll"]})
     assert link.status_code == 409  # the new game is the room's too: its links only read
+
+
+def test_a_player_back_after_the_window_finds_the_turns_played_and_says_im_back(present_app,
+                                                                             clock):
+    client = present_app.test_client()
+    made = make_room(client, PLAYERS[:2], timer_seconds=10)
+    code = made["room"]["code"]
+    ben = join(client, code, name="Ben")
+    me = made["you"]["seat"]
+    credentials = {me: made["you"]["credential"], ben["you"]["seat"]: ben["you"]["credential"]}
+    other = credentials[1 - me]
+    view = ben
+    for _ in range(40):  # Ana's phone is gone for good; Ben's keeps asking and plays
+        if view["seats"][me]["away"]:
+            break
+        clock.now += 30
+        view = poll(client, code, other).json
+        if view["turn"] != me and view["phase"] != "over":
+            view = step(client, view, other)
+    assert view["seats"][me]["away"]  # her turns ran out twice, after the two minutes
+    back = poll(client, code, credentials[me]).json
+    assert back["seats"][me]["away"] and me not in back["room"]["offline"]
+    said = client.post(f"/api/rooms/{code}/back", json={"credential": credentials[me]})
+    assert said.status_code == 200 and not said.json["seats"][me]["away"]
