@@ -35,3 +35,11 @@ def twilio(monkeypatch):
         monkeypatch.setenv("TWILIO_FROM", "+15005550006")
         monkeypatch.setenv("TWILIO_API_BASE", fake.url)
         yield fake
+
+
+@pytest.fixture(params=["sqlite", "dynamodb"])
+def store_url(request, tmp_path):
+    """Each store backend in turn: a new SQLite file, and a table on dynalite."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/store.db"
+    return request.getfixturevalue("dynamodb_url")

@@ -29,13 +29,6 @@ class Clock:
         return self.now
 
 
-@pytest.fixture(params=["sqlite", "dynamodb"])
-def store_url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/store.db"
-    return request.getfixturevalue("dynamodb_url")
-
-
 @pytest.fixture
 def clock():
     return Clock()
@@ -956,3 +949,15 @@ def test_a_player_back_after_the_window_finds_the_turns_played_and_says_im_back(
     assert back["seats"][me]["away"] and me not in back["room"]["offline"]
     said = client.post(f"/api/rooms/{code}/back", json={"credential": credentials[me]})
     assert said.status_code == 200 and not said.json["seats"][me]["away"]
+
+
+def test_changing_the_bots_speed_is_bounded_per_address(store_url, clock):
+    app = create_app({"KEYS": KEYS, "TESTING": True, "STORE_URL": store_url, "CLOCK": clock,
+                      "ROOM_SPEEDS_PER_ADDRESS": "3 per hour"})
+    client = app.test_client()
+    made = red_arse_with_a_bot(client)
+    code, credential = made["room"]["code"], made["you"]["credential"]
+    statuses = [client.post(f"/api/rooms/{code}/speed", json={"credential": credential,
+                                                              "speed": speed}).status_code
+                for speed in ("fast", "slow", "fast", "slow")]
+    assert statuses == [200, 200, 200, 429]

@@ -27,13 +27,6 @@ def clock():
     return Clock()
 
 
-@pytest.fixture(params=["sqlite", "dynamodb"])
-def store_url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/store.db"
-    return request.getfixturevalue("dynamodb_url")
-
-
 @pytest.fixture
 def store(store_url, clock):
     opened = open_store(store_url, clock)

@@ -303,15 +303,7 @@ def create():
     ``"bot": "easy" | "medium" | "hard"`` is played by the server; bots to move first have
     played when the game's first link is made (it goes to the first human)."""
     data = _json()
-    lang = parse_lang(data.get("lang"), i18n.page_lang())
-    i18n.use_table_lang(lang)  # this request's errors too
-    game = data.get("game", "parcheesi")
-    if not isinstance(game, str) or game not in GAMES:
-        raise BadRequest(message("no_game", name=repr(game)) if isinstance(game, str) else
-                         message("game_name"))
-    options = parse_settings(game, data.get("settings"))
-    seats = parse_players(game, data.get("players"), options, lang)
-    host = parse_host(game, data.get("host"), data["players"], seats, options)
+    game, options, seats, host, lang = parse_table(data)
     deadline = parse_deadline(data.get("deadline_hours", 0))
     played = new_game(game, seats, options, host, lang, deadline)
     token = begin(played)
@@ -319,6 +311,22 @@ def create():
     body["message"] = _send(played, None, body["url"], deliver=False)
     _deadline(body, played, None)
     return jsonify(body), 201
+
+
+def parse_table(data: dict) -> tuple[str, int, list[Seat], int, str]:
+    """A new game's table from a request (``POST /api/games``, ``POST /api/rooms``): the game,
+    its options, the seats, the host's seat and the table's language (this request's errors
+    speak it too)."""
+    lang = parse_lang(data.get("lang"), i18n.page_lang())
+    i18n.use_table_lang(lang)
+    game = data.get("game", "parcheesi")
+    if not isinstance(game, str) or game not in GAMES:
+        raise BadRequest(message("no_game", name=repr(game)) if isinstance(game, str) else
+                         message("game_name"))
+    options = parse_settings(game, data.get("settings"))
+    seats = parse_players(game, data.get("players"), options, lang)
+    host = parse_host(game, data.get("host"), data["players"], seats, options)
+    return game, options, seats, host, lang
 
 
 def begin(played: Game) -> str:

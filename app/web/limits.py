@@ -1,5 +1,6 @@
 """Rate limits per client address on what could be repeated to find or fill rooms: making a
-room, joining one, and asking for a room that doesn't exist.
+room, joining one, and asking for a room that doesn't exist; and on the one room change that
+moves no game on (the bots' speed), which a seated phone could otherwise write for ever.
 
 Counted by ``limits`` (the library under Flask-Limiter) in fixed windows, in the process's
 memory: enough for one server. On Lambda every instance counts alone, so the edge limits in
@@ -24,9 +25,10 @@ DEFAULTS = {
     "ROOMS_PER_ADDRESS": "30 per hour",
     "ROOM_JOINS_PER_ADDRESS": "60 per hour",
     "ROOM_MISSES_PER_ADDRESS": "20 per minute",
+    "ROOM_SPEEDS_PER_ADDRESS": "60 per hour",
 }
 SCOPES = {"made": "ROOMS_PER_ADDRESS", "joins": "ROOM_JOINS_PER_ADDRESS",
-          "misses": "ROOM_MISSES_PER_ADDRESS"}
+          "misses": "ROOM_MISSES_PER_ADDRESS", "speeds": "ROOM_SPEEDS_PER_ADDRESS"}
 _making = threading.Lock()
 
 

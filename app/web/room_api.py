@@ -15,7 +15,7 @@ from flask import Blueprint, current_app, jsonify, request
 
 from app import i18n
 from app.engine.core import CLAIM, ROLL
-from app.engine.games import NAMES as GAMES, rules_for
+from app.engine.games import rules_for
 from app.engine.text import N_, Text
 from app.ledger import digest
 from app.link import MAX_NAME, LinkError, Seat
@@ -26,8 +26,7 @@ from app.store import StoreUnavailable
 from app.web import bookkeeping
 from app.web.api import (BadRequest, CLAIM_SECONDS, MovedOn, NotHost, NotYours, TableFull,
                          WrongSeat, _current, _json, _keys, default_name, ledger, message,
-                         new_game, now, parse_host, parse_lang, parse_players, parse_settings,
-                         public_url, since_arg)
+                         new_game, now, parse_table, public_url, since_arg)
 from app.web.limits import limits
 from app.web.views import game_view, load, path_of
 
@@ -297,16 +296,8 @@ def create():
     joins. Answered with the room, the creator's seat and its credential."""
     limits().take("made")
     data = _json()
-    lang = parse_lang(data.get("lang"), i18n.page_lang())
-    i18n.use_table_lang(lang)
-    game = data.get("game", "parcheesi")
-    if not isinstance(game, str) or game not in GAMES:
-        raise BadRequest(message("no_game", name=repr(game)) if isinstance(game, str) else
-                         message("game_name"))
-    options = parse_settings(game, data.get("settings"))
-    seats = parse_players(game, data.get("players"), options, lang)
+    game, options, seats, host, lang = parse_table(data)
     players = data["players"]
-    host = parse_host(game, data.get("host"), players, seats, options)
     me = data.get("me", data.get("host") if game == "ludo" else None)
     if me is None:
         me = next(i for i, player in enumerate(players) if not player.get("bot"))
@@ -561,6 +552,7 @@ def speed(code):
     chosen = data.get("speed")
     if not isinstance(chosen, str) or chosen not in SPEEDS:
         raise BadRequest(say("speed"))
+    limits().take("speeds")
     for _attempt in range(3):  # another request may write between our read and our write
         room = resolve(find(code))
         if rooms().color_of(room, data.get("credential")) is None:
