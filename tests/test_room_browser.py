@@ -764,7 +764,7 @@ def test_the_host_leaves_another_phone_hosts_and_the_last_to_leave_closes_the_ro
     expect(ben.locator("#people li").filter(has_text="Ana")).to_contain_text("host")
 
     pages["Ana"].locator("#leave").click()
-    expect(pages["Ana"].locator("#status")).to_have_text("You left the room.")
+    expect(pages["Ana"].locator("#watching")).to_be_visible()  # her phone watches now
     expect(pages["Ana"].locator("#leave")).to_be_hidden()
     expect(ben.locator("#feed li").filter(has_text="Ana left the room")).to_have_count(1)
     expect(ben.locator("#feed li").filter(has_text="Ben is the host now")).to_have_count(1)
