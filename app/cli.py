@@ -505,14 +505,16 @@ def widest_bench(game: str, players: int, games: int = 300, keep: int = 5,
 def calibrate(game: str, players: int, positions: int, playouts: int, decisions: int,
               seed: str = "1") -> dict:
     """The chance to win against what happened: positions sampled from medium bot games (a few
-    per game), each position's outcome the winner of that game; Brier score and a table by
-    decile of the predicted chance. Then stability: ``decisions`` reviewed twice, with two
-    playout seeds, and the share of options graded the same."""
-    from app.engine import analysis
+    per game), each position's outcome the winner of that game; Brier score (the playouts',
+    and the static evaluation's) and a table by decile of the predicted chance. Then
+    stability: ``decisions`` reviewed twice, with two playout seeds, the share of options
+    graded the same, and the options two grades apart (Good on one, Blunder on the other)."""
+    from app.engine import analysis, evaluation
 
     rules = rules_for(game, table_options(game, players))
     rng = random.Random(f"calibrate/{seed}")
     pairs = []  # (predicted chance, 1 if that seat won)
+    static = []  # the same, by the static evaluation
     picked = []  # decisions for the stability check
     per_game = 5
     while len(pairs) < positions * players:
@@ -520,11 +522,14 @@ def calibrate(game: str, players: int, positions: int, playouts: int, decisions:
         for state in rng.sample(seen, min(per_game, len(seen))):
             for s, chance in enumerate(analysis.chances(rules, state, playouts)):
                 pairs.append((chance, 1 if s == won else 0))
+            for s, chance in enumerate(evaluation.chances(rules, state)):
+                static.append((chance, 1 if s == won else 0))
         moves = [s for s in seen if s.phase == MOVE and len(rules.legal_moves(s)) > 1]
         if moves and len(picked) < decisions:
             picked.append(rng.choice(moves))
-    pairs = pairs[:positions * players]
+    pairs, static = pairs[:positions * players], static[:positions * players]
     brier = sum((p - o) ** 2 for p, o in pairs) / len(pairs)
+    static_brier = sum((p - o) ** 2 for p, o in static) / len(static)
     share = 1 / players
     baseline = share * (1 - share) ** 2 + (1 - share) * share ** 2  # everyone 1/players
     table = {}
@@ -534,21 +539,24 @@ def calibrate(game: str, players: int, positions: int, playouts: int, decisions:
             table[f"{decile / 10:.1f}-{(decile + 1) / 10:.1f}"] = (
                 f"n {len(inside)}, predicted {statistics.mean(p for p, _ in inside):.3f}, "
                 f"observed {statistics.mean(o for _, o in inside):.3f}")
-    same = total = ungraded = 0
+    same = total = ungraded = flips = 0
     for state in picked:  # within the budget, as the API reviews: options both graded count
         one = analysis.review(rules, state, seed=analysis.position_seed(rules, state, "a"))
         two = analysis.review(rules, state, seed=analysis.position_seed(rules, state, "b"))
         both = [(a, b) for a, b in zip(one, two) if a.graded and b.graded]
         same += sum(a.grade == b.grade for a, b in both)
+        flips += sum({a.grade, b.grade} == {analysis.GOOD, analysis.BLUNDER} for a, b in both)
         total += len(both)
         ungraded += len(one) - len(both)
     return {"game": game, "players": players, "positions": len(pairs) // players,
             "playouts": playouts, "brier_score": round(brier, 4),
+            "brier_static_evaluation": round(static_brier, 4),
             "brier_if_everyone_had_1_in_players": round(baseline, 4),
             "calibration_by_decile": table,
             "stability": {"decisions": len(picked), "options": total,
                           "not_graded_by_one_or_both": ungraded,
-                          "same_grade_with_another_seed": round(same / max(total, 1), 3)}}
+                          "same_grade_with_another_seed": round(same / max(total, 1), 3),
+                          "good_on_one_seed_blunder_on_the_other": flips}}
 
 
 def describe_history(played_match, header) -> list[str]:
@@ -700,6 +708,9 @@ def main(argv: list[str] | None = None) -> int:
     cal.add_argument("--playouts", type=int, default=300)
     cal.add_argument("--decisions", type=int, default=40)
     cal.add_argument("--seed", default="1")
+    fit = commands.add_parser("fit-evaluation", help="fit the static evaluation's weights "
+                              "(app/engine/evaluation.py) to medium bot games, per board")
+    fit.add_argument("--games", type=int, default=200, help="medium games per board")
     commands.add_parser("build-native", help="compile the engine's busiest modules with mypyc "
                         "(needs pip install -e '.[native]' and a C compiler); see app/native.py")
     lang = commands.add_parser("i18n", help="translation catalogs: update, compile, check")
@@ -756,6 +767,11 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "calibrate":
             print(_lines(calibrate(args.game, args.players, args.positions, args.playouts,
                                    args.decisions, args.seed)))
+        elif args.command == "fit-evaluation":
+            from app.evaluation_fit import BOARDS, report
+
+            for game, players in BOARDS:
+                print(_lines(report(game, players, args.games)))
         elif args.command == "repeat":
             count = args.count if args.count is not None else REPEAT_COUNTS[args.work]
             print(_lines(repeat(args.work, args.game, args.players, count, args.times)))

@@ -61,6 +61,9 @@ from . import bots
 from .core import CLAIM, MOVE, OVER, ROLL
 from .text import N_
 
+# The answers' version: a stored answer (the store keeps each for good, keyed by the position
+# and this) is asked again once the method or its settings change. Bump it with them.
+VERSION = 2
 PLAYOUTS = 300  # chance to win
 REVIEW_PLAYOUTS = 200  # each option of a reviewed decision, at first
 REVIEW_EXTRA = 600  # at most this many more for a close call
