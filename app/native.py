@@ -6,8 +6,12 @@ C extensions beside their sources, which makes the handler's replay and the anal
 faster (docs/benchmarks.md), and records each source's SHA-256 in ``app/engine/native.json``.
 Python imports an extension in preference to a source of the same name, so an edited source
 would otherwise be shadowed by an older build: ``use_current`` (run when ``app`` is imported)
-sends the imports of any module whose source no longer matches the record to the source, with
-a warning. Without a build, everything runs from source, the same rules at a slower pace.
+sends the imports of every module to its source, with a warning, unless the build is of all
+of ``MODULES`` and each source still matches the record. All or nothing, because the compiled
+modules call one another's code and use one another's classes directly (analysis the bots',
+the rules ``boards``' and ``core``'s): a module run from source beside the build would meet code
+compiled from its old source, or classes the build does not take for its own. Without a build,
+everything runs from source, the same rules at a slower pace.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "app" / "engine"
-MODULES = ("parcheesi", "bots", "analysis")  # what the replay and the playouts spend time in
+# What the replay and the playouts spend their time in, and what those modules build on.
+MODULES = ("boards", "core", "parcheesi", "red_arse", "ludo", "bots", "analysis")
 STAMP = ENGINE / "native.json"
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # this interpreter's (.cpython-311-...so)
 
@@ -44,13 +49,19 @@ def _built() -> list[str]:
     return [name for name in MODULES if (ENGINE / f"{name}{SUFFIX}").exists()]
 
 
+def _changed() -> list[str]:
+    """The modules whose source differs from the one last built (or that were never built)."""
+    record = _recorded()
+    return [name for name in MODULES if record.get(name) != _digest(name)]
+
+
 def current() -> list[str]:
-    """The modules whose build is here and matches their source: those imports will load."""
+    """The modules imports will load compiled: all of ``MODULES`` when their build is here and
+    of their current sources, else none."""
     built = _built()
     if not built:  # without a build: no file is read
         return []
-    record = _recorded()
-    return [name for name in built if record.get(name) == _digest(name)]
+    return built if len(built) == len(MODULES) and not _changed() else []
 
 
 class _FromSource(importlib.abc.MetaPathFinder):
@@ -65,13 +76,13 @@ class _FromSource(importlib.abc.MetaPathFinder):
 
 
 def use_current() -> None:
-    """Make the imports of modules built from an older source load the source instead."""
-    stale = sorted(set(_built()) - set(current()))
-    if stale:
-        warnings.warn(f"app/engine: {', '.join(stale)} changed since the last `python -m app "
-                      "build-native`: running the source (build again to compile it)",
-                      stacklevel=2)
-        sys.meta_path.insert(0, _FromSource(stale))
+    """Make every engine import load the source when the build is not all current."""
+    built = _built()
+    if built and not current():
+        warnings.warn(f"app/engine: {', '.join(_changed())} changed since the last `python -m "
+                      "app build-native`: running the engine from source (build again to "
+                      "compile it)", stacklevel=2)
+        sys.meta_path.insert(0, _FromSource(built))
 
 
 def in_use() -> list[str]:

@@ -10,9 +10,13 @@ what lets a link hold only a seed and this log.
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Protocol
+from typing import Callable, Final, NamedTuple, Protocol
 
-ROLL, MOVE, CLAIM, OVER = "roll", "move", "claim", "over"
+# The phases of a game. Final: compiled (app/native.py), constants rather than names looked up.
+ROLL: Final = "roll"
+MOVE: Final = "move"
+CLAIM: Final = "claim"
+OVER: Final = "over"
 
 
 class IllegalMove(ValueError):
@@ -48,7 +52,7 @@ class Rules(Protocol):
 
 class OneDie:
     """What rule sets rolling one die share: a roll with no possible move ends the move, but a
-    6 still rolls again. A subclass gives ``legal_moves`` and ``_end_move(state, again)``."""
+    6 still rolls again. A subclass gives ``legal_moves`` and ``_end_move``."""
 
     dice_count = 1
 
@@ -57,8 +61,15 @@ class OneDie:
             raise IllegalMove("it is not time to roll")
         (state.die,) = dice
         state.phase, state.moves = MOVE, None
-        if not self.legal_moves(state):  # type: ignore[attr-defined]
-            self._end_move(state, state.die == 6)  # type: ignore[attr-defined]
+        if not self.legal_moves(state):
+            self._end_move(state, state.die == 6)
+
+    def legal_moves(self, state) -> list[Move]:
+        raise NotImplementedError
+
+    def _end_move(self, state, again: bool) -> None:
+        """The move is over: the same player rolls again (``again``), or the turn passes."""
+        raise NotImplementedError
 
 
 class Reader(Protocol):

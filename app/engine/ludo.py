@@ -16,12 +16,15 @@ to the last square of its lap, then up its home column to the goal, as in Parche
 
 from __future__ import annotations
 
+from typing import Final
+
 from .boards import LUDO_4, LUDO_6, RaceBoard
 from .core import MOVE, OVER, ROLL, IllegalMove, Move, OneDie
 from .notation import read_seats, write_seats
 from .text import Text
 
-HOME = -1  # a piece at home, before it comes out ("casa")
+# Final: compiled (app/native.py), a constant rather than a name looked up.
+HOME: Final = -1  # a piece at home, before it comes out ("casa")
 _move = tuple.__new__  # builds a Move without NamedTuple's keyword handling: hot path
 
 
@@ -32,9 +35,18 @@ class State:
     don't play until then); ``out`` the disqualified seats, in the order they went out."""
 
     __slots__ = ("colors", "pos", "turn", "phase", "die", "placed", "waiting", "out", "moves")
+    colors: tuple[int, ...]
+    pos: list[list[int]]
+    turn: int
+    phase: str
+    die: int
+    placed: tuple[int, ...]
+    waiting: frozenset[int]
+    out: tuple[int, ...]
+    moves: list[Move] | None
 
     def copy(self) -> "State":
-        other = State.__new__(State)
+        other = State()
         other.colors, other.turn, other.phase = self.colors, self.turn, self.phase
         other.die, other.placed, other.waiting = self.die, self.placed, self.waiting
         other.out = self.out
@@ -43,7 +55,7 @@ class State:
         return other
 
     @property
-    def winner(self):
+    def winner(self) -> int | None:
         return self.placed[0] if self.phase == OVER else None
 
     def key(self):
@@ -293,7 +305,9 @@ class Ludo(OneDie):
         colors, pos = read_seats(fields[1], letters, self._progress, "pieces")
         self._check_seats(colors)
         turn = colors.index(letters.index(fields[2]))
-        placed, waiting, out = (), frozenset(), ()
+        placed: tuple[int, ...] = ()
+        waiting: frozenset[int] = frozenset()
+        out: tuple[int, ...] = ()
         for extra in fields[4:]:
             name, _, values = extra.partition(":")
             seats = tuple(colors.index(letters.index(x)) for x in values.split(","))

@@ -21,7 +21,7 @@ the routes by what stands on the board.
 from __future__ import annotations
 
 from functools import cache
-from typing import NamedTuple
+from typing import Final, NamedTuple, cast
 
 from .boards import HOME_ENTRY, RED_ARSE_4, RED_ARSE_6, RING_SEGMENT, RingBoard
 from .core import CLAIM, MOVE, OVER, ROLL, IllegalMove, Move, OneDie
@@ -29,11 +29,13 @@ from .notation import read_seats, write_seats
 from .text import Text
 from .red_arse_settings import RULE_KEYS, options_for, settings
 
-BASE = -1
-BACK = -4  # the value of a backward 4, as moves record it
+# Final: compiled (app/native.py), these are constants rather than names looked up.
+BASE: Final = -1
+BACK: Final = -4  # the value of a backward 4, as moves record it
 
 # What a route needs at its landing place, besides "not your own marble".
-PLAIN, RAID = 0, 1
+PLAIN: Final = 0
+RAID: Final = 1
 
 
 def table_of(text: str) -> int:
@@ -67,9 +69,17 @@ class State:
     marble stands there, or -1."""
 
     __slots__ = ("colors", "pos", "turn", "phase", "die", "winner", "at", "moves")
+    colors: tuple[int, ...]
+    pos: list[list[int]]
+    turn: int
+    phase: str
+    die: int
+    winner: int | None
+    at: list[int]
+    moves: list[Move] | None
 
     def copy(self) -> "State":
-        other = State.__new__(State)
+        other = State()
         other.colors, other.turn, other.phase = self.colors, self.turn, self.phase
         other.die, other.winner = self.die, self.winner
         other.pos = [p[:] for p in self.pos]
@@ -295,7 +305,7 @@ class RedArse(OneDie):
                     continue
                 if route.needs == RAID:
                     victim = at[dst]
-                    raided = self.board.home_owner(dst)[0]
+                    raided, _ = cast(tuple[int, int], self.board.home_owner(dst))
                     if victim == -1 or state.colors[victim] != raided or \
                             self._locked(state, dst):
                         continue
@@ -400,7 +410,7 @@ class RedArse(OneDie):
         table = settings(self.options)
         fields = [self.name + ("6" if table["board"] == 6 else ""), seats]
         if state.phase == OVER:
-            fields += [letters[state.colors[state.winner]], "won"]
+            fields += [letters[state.colors[cast(int, state.winner)]], "won"]
         else:
             fields.append(letters[state.colors[state.turn]])
             fields.append(str(state.die) if state.phase == MOVE else state.phase)
