@@ -1,12 +1,14 @@
 """Analysis of a link's game for the page: chance to win at a step, and the review of a decision.
 
-The engine's ``analysis`` does the playouts; this module finds the positions in a replayed game
-and says which decisions are a person's to grade. Each answer depends only on the position (the
-playouts are seeded from it, never from the game's real dice), so the web layer can cache it for
-good. Why the page asks for one step per request rather than the turn's handler grading the turn
-and carrying grades in the link: a turn stays a few milliseconds and its link stays short, a slow
-review never holds up the game, and on Lambda the page's requests run side by side
-(docs/analysis.md).
+The engine's ``analysis`` does the playouts; this module finds the positions in a replayed game,
+says which decisions are a person's to grade, and asks the questions whose answers
+``app/answers.py`` keeps in the store, for every phone and for good (each depends only on the
+position: the playouts are seeded from it, never from the game's real dice). The page asks for
+one step per request rather than the turn's handler grading the turn and carrying grades in the
+link: a turn stays a few milliseconds and its link stays short, a slow review never holds up the
+game, and on Lambda the page's requests run side by side. Where there are analysis workers, a
+turn also queues its answers once it has been answered (``ahead``), so that the finished game's
+review finds them kept (docs/analysis.md, "Where the work runs").
 
 Every answer has a budget (``analysis.BUDGET``: steps of playouts, 1.5 s or so on one core),
 and where the app is one process serving many requests (Flask's threaded server, gunicorn's
@@ -18,11 +20,14 @@ grows.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
+from collections import deque
+from concurrent.futures import CancelledError, Future
 
-from app import link
+from app import answers, link
 from app.engine import analysis
 from app.engine.core import MOVE
 from app.engine.dice import game_secret
@@ -46,6 +51,23 @@ def state_at(game: Game, step: int):
     return replay(game.header, link.LogReader(count, data), secret).state
 
 
+def states_at(game: Game, steps) -> dict:
+    """The positions after each of ``steps`` (steps of the game), from one replay."""
+    wanted = set(steps)
+    found = {0: state_at(game, 0)} if 0 in wanted else {}
+
+    def watch(match) -> None:
+        if len(match.steps) in wanted:
+            found[len(match.steps)] = match.state.copy()
+
+    last = max(wanted, default=0)
+    if last:
+        count, data = link.pack_log(game.match.steps[:last])
+        secret = game_secret(game.keys.dice, game.header.seed)
+        replay(game.header, link.LogReader(count, data), secret, watch)
+    return found
+
+
 def decisions(game: Game) -> list[tuple[int, int]]:
     """``(step, seat)`` of every choice a person made among two legal moves or more (bots,
     and turns played for absent players, aren't graded)."""
@@ -65,52 +87,55 @@ def turn_starts(game: Game) -> list[tuple[int, int]]:
     return starts + [(len(history), -1)]
 
 
-def chances_at(game: Game, step: int, playouts: int, budget: int | None = None,
-               analysts: Analysts | None = None) -> tuple[list[float], int]:
-    """Each seat's chance to win from the position at ``step``, and the games played out for
-    it (``playouts``, or fewer when they reached the ``budget``: steps, the engine's by
-    default). Worked out by ``analysts`` (in this thread without)."""
-    state = state_at(game, step)
-    budget = analysis.BUDGET if budget is None else budget
-    return _work(analysts, _chances_job, game.header.game, game.header.options, state,
-                 playouts, budget)
+def chances_question(game: Game, state, config) -> answers.Question:
+    """Each seat's chance to win at ``state`` (a position of ``game``), from
+    ``ANALYSIS_PLAYOUTS`` games played out (300) within ``ANALYSIS_BUDGET`` steps (the
+    engine's) in the app's ``config``."""
+    return answers.question("chances", game.header.game, game.header.options, state,
+                            playouts=_setting(config, "ANALYSIS_PLAYOUTS", analysis.PLAYOUTS),
+                            budget=_setting(config, "ANALYSIS_BUDGET", analysis.BUDGET))
 
 
-def review_at(game: Game, step: int, playouts: int | None = None,
-              extra: int | None = None, budget: int | None = None,
-              analysts: Analysts | None = None) -> dict:
-    """The review of the person's decision at ``step``: every option's chance and grade (the
-    engine's ``Option``s, in the canonical order; the move played is graded first, and options
-    the budget didn't reach are listed in ``not_graded``), the one played, the best, the games
-    played out (``playouts``) and the position (``state``) the options are moves of. Worked out
-    by ``analysts`` (in this thread without)."""
+def review_question(game: Game, step: int, state, config) -> answers.Question:
+    """The review of the person's decision at ``step`` (``state``: the position there), the
+    move played graded first, with the app's ``REVIEW_PLAYOUTS``, ``REVIEW_EXTRA`` and
+    ``ANALYSIS_BUDGET`` (the engine's by default). ``NotADecision`` for any other step."""
     if not any(step == s for s, _ in decisions(game)):
         raise NotADecision(N_("That step is not a player's choice between moves."))
-    state = state_at(game, step)
     assert state.phase == MOVE
-    played = game.match.steps[step][0]
-    settings = {"playouts": analysis.REVIEW_PLAYOUTS if playouts is None else playouts,
-                "extra": analysis.REVIEW_EXTRA if extra is None else extra,
-                "budget": analysis.BUDGET if budget is None else budget, "first": played}
-    options, _ = _work(analysts, _review_job, game.header.game, game.header.options, state,
-                       settings)
-    best = next(o.index for o in options if o.best)
-    return {"step": step, "seat": state.turn, "played": played, "best": best,
-            "options": options, "not_graded": [o.index for o in options if not o.graded],
-            "playouts": sum(o.playouts for o in options), "state": state}
+    return answers.question(
+        "review", game.header.game, game.header.options, state,
+        playouts=_setting(config, "REVIEW_PLAYOUTS", analysis.REVIEW_PLAYOUTS),
+        extra=_setting(config, "REVIEW_EXTRA", analysis.REVIEW_EXTRA),
+        budget=_setting(config, "ANALYSIS_BUDGET", analysis.BUDGET),
+        first=game.match.steps[step][0])
 
 
-def _chances_job(game: str, options: int, state, playouts: int,
-                 budget: int) -> tuple[list[float], int]:
-    return analysis.counted_chances(rules_for(game, options), state, playouts, budget=budget)
+def _setting(config, name: str, default: int) -> int:
+    value = config.get(name)
+    return default if value is None else value
 
 
-def _review_job(game: str, options: int, state, settings: dict):
-    return analysis.counted_review(rules_for(game, options), state, **settings)
-
-
-def _work(analysts: Analysts | None, job, *args):
-    return job(*args) if analysts is None else analysts.run(job, *args)
+def ahead(game: Game, since: int, config, now: float) -> int:
+    """Queue what the finished game's review will ask for from step ``since`` on (the reviews
+    of people's decisions, then the chances where turns begin) with the analysis workers, to
+    be worked out and kept in the store at ``STORE_URL``, within the game's
+    ``ANALYSIS_PER_GAME_HOUR``; how many were queued. None without workers (Lambda: the pages
+    ask), nor past their backlog."""
+    workers = analysts(config)
+    if not workers.workers:
+        return 0
+    reviews = [step for step, _ in decisions(game) if step >= since]
+    history = game.match.history
+    starts = [step for step, _ in turn_starts(game)[:-1] if step >= since]
+    if game.over or not history or history[-1][1] != game.match.turn:  # not a turn going on
+        starts.append(len(history))
+    states = states_at(game, reviews + starts)
+    asked = [review_question(game, step, states[step], config) for step in reviews] + \
+        [chances_question(game, states[step], config) for step in starts]
+    url, limit = config.get("STORE_URL") or "", config["ANALYSIS_PER_GAME_HOUR"]
+    return sum(workers.submit(question.key, answers.ahead, url, question, game.header.seed,
+                              now, limit) for question in asked)
 
 
 # -- where the work runs -------------------------------------------------------------------------
@@ -120,6 +145,11 @@ RETRY_AFTER = 3  # seconds: about one answer's budget, when a place may have com
 WAITING = 2  # requests admitted per worker besides the one it works on
 NICENESS = 10  # the workers' lower priority: turns and pages come first on a shared core
 JOB_TIMEOUT = 60  # seconds: a safeguard only (an answer's budget is 1 to 2 s)
+# Background answers (``ahead``) waiting per worker at most: a few games' turns. Past it a
+# turn's answers are not queued (its pages still ask), so the backlog's memory is bounded.
+BACKLOG = 64
+
+_log = logging.getLogger(__name__)
 
 
 class Busy(Exception):
@@ -139,7 +169,12 @@ class Analysts:
     needs). At most ``workers * (1 + waiting)`` requests are admitted at once (one at a time
     plus ``waiting`` with no workers); the next raises ``Busy`` at once, so waiting requests
     never pile up, never hold every thread of the server, and none waits long: each job is
-    bounded by its budget."""
+    bounded by its budget.
+
+    Background jobs (``submit``: a turn's answers, worked out before anyone asks) wait in a
+    backlog of ``workers * BACKLOG`` at most and go to the workers one per worker at a time,
+    so a request waits behind one of them at most. A request for an answer in the backlog
+    takes it to the front and waits for it rather than working it out twice."""
 
     def __init__(self, workers: int, waiting: int = WAITING):
         self.workers = workers
@@ -148,15 +183,23 @@ class Analysts:
         self._inline = threading.Lock()
         self._guard = threading.Lock()
         self._executor = None  # a ProcessPoolExecutor, made at the first job (not at start-up)
+        self._ready = threading.Condition()  # guards the backlog, wakes its feeders
+        self._backlog: deque[str] = deque()  # keys of background jobs not started, next first
+        self._queued: dict[str, tuple] = {}  # by key, until done: (Future, job, args)
+        self._feeders = 0
 
-    def run(self, job, *args):
-        """``job(*args)`` in a worker; ``Busy`` when every place is taken."""
+    def run(self, job, *args, key: str | None = None):
+        """``job(*args)`` in a worker (or the background job for the same ``key``, when one is
+        queued and gives an answer); ``Busy`` when every place is taken."""
         if not self._admitted.acquire(blocking=False):
             raise Busy()
         try:
             if not self.workers:
                 with self._inline:
                     return job(*args)
+            answer = self._awaited(key)
+            if answer is not None:
+                return answer
             from concurrent.futures.process import BrokenProcessPool
 
             future = None
@@ -171,6 +214,70 @@ class Analysts:
                 raise Busy() from None
         finally:
             self._admitted.release()
+
+    def submit(self, key: str, job, *args) -> bool:
+        """Queue ``job(*args)``, whose answer is kept under ``key``, in the background, and
+        don't wait for it: whether it was queued (not without workers, nor when it is queued
+        already or the backlog is full)."""
+        with self._ready:
+            if not self.workers or key in self._queued or \
+                    len(self._backlog) >= self.workers * BACKLOG:
+                return False
+            self._queued[key] = (Future(), job, args)
+            self._backlog.append(key)
+            if self._feeders < self.workers:
+                self._feeders += 1
+                threading.Thread(target=self._feed, name="analysis-ahead", daemon=True).start()
+            self._ready.notify()
+        return True
+
+    def queued(self, key: str) -> bool:
+        """Whether the answer under ``key`` is queued in the background (or being worked out)."""
+        with self._ready:
+            return key in self._queued
+
+    def _awaited(self, key: str | None):
+        """The answer of the background job for ``key``, taken to the front of the backlog if it
+        hasn't started; None when there is none, or it gave none (the count was spent, the
+        store is down)."""
+        with self._ready:
+            queued = self._queued.get(key)
+            if queued is None:
+                return None
+            if key in self._backlog:
+                self._backlog.remove(key)
+                self._backlog.appendleft(key)
+        try:
+            return queued[0].result(timeout=JOB_TIMEOUT)
+        except TimeoutError:
+            raise Busy() from None
+
+    def _feed(self) -> None:
+        """A feeder thread: one background job at a time to the workers, for good."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        while True:
+            with self._ready:
+                while not self._backlog:
+                    self._ready.wait()
+                key = self._backlog.popleft()
+                promise, job, args = self._queued[key]
+            answer = future = None
+            try:
+                future = self._pool().submit(job, *args)
+                answer = future.result(timeout=JOB_TIMEOUT)
+            except BrokenProcessPool:
+                self._reset()
+            except TimeoutError:
+                future.cancel()
+            except CancelledError:  # the workers stopped (``close``)
+                pass
+            except Exception:  # a bug (or, with no job sent, the workers stopping meanwhile)
+                if future is not None:  # said in the log; the pages still ask for the answer
+                    _log.exception("Background analysis failed")
+            with self._ready:
+                del self._queued[key]
+            promise.set_result(answer)
 
     def _pool(self):
         import atexit
@@ -192,7 +299,11 @@ class Analysts:
             self._executor = None
 
     def close(self) -> None:
-        """Stop the workers (they stop with the process anyway)."""
+        """Stop the workers (they stop with the process anyway), and forget the backlog."""
+        with self._ready:
+            for key in self._backlog:
+                self._queued.pop(key)[0].set_result(None)
+            self._backlog.clear()
         self._reset()
 
 

@@ -155,13 +155,15 @@ def test_a_full_analysis_pool_answers_503_with_retry_after(fast, finished):
     assert fast.get(f"/api/games/{token}/review?step={step}").status_code == 200
 
 
-def test_analysis_runs_in_worker_processes_with_the_same_answers(fast, finished):
+def test_analysis_runs_in_worker_processes_with_the_same_answers(fast, finished, tmp_path):
     token = finished.token()
     step = fast.get(f"/api/games/{token}").json["decisions"][-2][0]
     answers = []
     for workers in (1, 0):
-        fast.application.config.update(ANALYSIS_WORKERS=workers)
-        fast.application.extensions.pop("boardpass.answers", None)  # worked out, not recalled
+        # A store of its own each time: worked out, not found kept.
+        fast.application.config.update(ANALYSIS_WORKERS=workers,
+                                       STORE_URL=f"sqlite:///{tmp_path}/{workers}.db")
+        fast.application.extensions.pop("boardpass.store").close()
         answers.append((fast.get(f"/api/games/{token}/review?step={step}").json,
                         fast.get(f"/api/games/{token}/chances?step={step}").json))
     assert answers[0] == answers[1]

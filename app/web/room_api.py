@@ -25,8 +25,8 @@ from app.rooms import SPEEDS, Room, RoomFull, Rooms, read_code
 from app.store import StoreUnavailable
 from app.web import bookkeeping
 from app.web.api import (BadRequest, CLAIM_SECONDS, MovedOn, NotHost, NotYours, TableFull,
-                         WrongSeat, _current, _json, _keys, default_name, ledger, message,
-                         new_game, now, parse_table, public_url, since_arg)
+                         WrongSeat, _current, _json, _keys, analyse_ahead, default_name, ledger,
+                         message, new_game, now, parse_table, public_url, since_arg)
 from app.web.limits import limits
 from app.web.views import game_view, load, path_of
 
@@ -498,7 +498,7 @@ def steps(code):
     extra = {}
     if played.match.phase == CLAIM and played.match.turn == seat:
         extra["claim"] = {"ticket": played.claim_ticket(now()), "seconds": CLAIM_SECONDS}
-    return _answer(written, since, **extra)
+    return analyse_ahead(_answer(written, since, **extra), played, start)
 
 
 def _check_mover(room: Room, played: Game, color: int | None, moves: list) -> None:
@@ -629,6 +629,8 @@ def stale(error):
 
 @bp.app_errorhandler(NoRoom)
 def no_room(error):
-    from app.web.pages import _error
+    from app.web.pages import _error, fetched_for_preview
 
-    return _error(N_("No such room"), error.args[0], 404, "NoRoom")
+    # A preview fetcher gets Boardpass's own preview, not an error (docs/previews.md).
+    status = 200 if fetched_for_preview() else 404
+    return _error(N_("No such room"), error.args[0], status, "NoRoom")
