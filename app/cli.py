@@ -1,4 +1,4 @@
-"""The command line: ``python -m app simulate | inspect | bench | verify | store``.
+"""The command line: ``python -m app simulate | inspect | bench | previews | verify | store``.
 
 Simulations and benchmarks use fixed test keys so that ``--seed`` reproduces a run exactly;
 ``inspect`` reads real links with the keys from the environment; ``verify`` needs no keys at all.
@@ -289,6 +289,82 @@ def bot_turn_bench(games: int = BOT_TURN_GAMES) -> dict:
             "turn_and_five_bot_turns_ms": {"median": round(statistics.median(timings) * 1000, 2),
                                            "max": round(max(timings) * 1000, 2)},
             "bot_steps_per_turn_median": statistics.median(bot_steps)}
+
+
+PREVIEW_POSITIONS = 8  # links per game whose preview ``bench previews`` draws
+
+
+def turn_links(played: Game, count: int) -> list[str]:
+    """``count`` links of a finished game, spread from its first turns to its end, each made
+    where a turn ends (as links are): the next seat is to roll."""
+    history = played.match.history
+    ends = [i for i in range(1, len(history)) if history[i][1] != history[i - 1][1]]
+    ends.append(len(history))
+    chosen = sorted({ends[round(k * (len(ends) - 1) / max(count - 1, 1))] for k in range(count)})
+    return [link.encode(played.header, played.match.steps[:end], played.keys) for end in chosen]
+
+
+def preview_bench(game: str, players: int, games: int,
+                  positions: int = PREVIEW_POSITIONS) -> dict:
+    """The preview image's cost (``app/web/preview.py``): CPU time to draw and encode one
+    (the fastest of ``REPEATS``: one core, as Pillow draws on one), and its size, over
+    ``positions`` links of each of ``games`` random games, from their first turns to their
+    end; and the whole answer to a preview fetcher asking for the image (Flask in process, a
+    cold in-memory cache)."""
+    from app.web import preview
+
+    keys = Keys.for_tests(SIM_KEYS_LABEL)
+    options = table_options(game, players)
+    timings, sizes, tokens = [], [], []
+    for number in range(games):
+        played = play_random(game, players, "bench/previews", number, keys, options)
+        for token in turn_links(played, positions):
+            at = Game.from_token(token, keys)
+            fastest = math.inf
+            for _ in range(REPEATS):
+                t0 = time.process_time()
+                png = preview.render(at)
+                fastest = min(fastest, time.process_time() - t0)
+            timings.append(fastest * 1000)
+            sizes.append(len(png) / 1024)
+            tokens.append(token)
+    client = bench_app(keys).test_client()
+    answers = []
+    for token in tokens[:: max(1, len(tokens) // 20)]:
+        client.application.extensions.pop("boardpass.previews", None)
+        t0 = time.process_time()
+        response = client.get(f"/g/{token}/preview.png",
+                              headers={"User-Agent": "WhatsApp/2.23.20.0 A"})
+        answers.append((time.process_time() - t0) * 1000)
+        assert response.status_code == 200
+    return {"game": game, "players": players, "images": len(timings),
+            "render_ms": spread(timings, 1), "png_kb": spread(sizes, 1),
+            "image_request_ms": spread(answers, 1)}
+
+
+def write_previews(out: str) -> list[str]:
+    """One preview image per board, of a game a little past its middle (reproducible: the
+    bench's games), and the words that go with it: what docs/previews/ shows."""
+    from pathlib import Path
+
+    from app.web import preview
+
+    keys = Keys.for_tests(SIM_KEYS_LABEL)
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for game, players in BENCH_TABLES:
+        played = play_random(game, players, "bench/previews", 0, keys,
+                             table_options(game, players))
+        token = turn_links(played, 5)[3]
+        at = Game.from_token(token, keys, watch := preview.Watch())
+        name = f"{game}-{players}.png"
+        (folder / name).write_bytes(preview.render(at))
+        said = preview.words(at, "en", watch)
+        written.append(f"{folder / name}: {said['title']} | {said['description']}")
+    (folder / "generic.png").write_bytes(preview.generic_png())
+    written.append(f"{folder / 'generic.png'}: Boardpass (a link that can't be read)")
+    return written
 
 
 def _person_turn(played: Game) -> tuple[int, list]:
@@ -587,7 +663,9 @@ def inspect(token: str) -> str:
            f"dice commitment: {played.commitment()}", "seats:"]
     for i, seat in enumerate(header.seats):
         kind = "human" if not seat.bot else f"bot {seat.bot}"
-        out.append(f"  {i}. {seat.name} ({names[seat.color]}, {kind}, phone {_mask(seat.phone)})")
+        by = " by WhatsApp" if seat.whatsapp else ""
+        out.append(f"  {i}. {seat.name} ({names[seat.color]}, {kind}, phone "
+                   f"{_mask(seat.phone)}{by})")
     out.append(f"log: {len(played.match.steps)} steps")
     out += ["  " + line for line in describe_history(played.match, header)]
     out.append(f"position: {played.position()}")
@@ -646,9 +724,12 @@ def main(argv: list[str] | None = None) -> int:
     ben = commands.add_parser("bench", help="engine speed, handler cost, link size, and a turn "
                                 "followed by five bot turns; rooms: live rooms polled and played "
                                 "through a threaded server on 127.0.0.1 (app/room_bench.py)")
-    ben.add_argument("what", nargs="?", choices=["rooms"],
-                     help="rooms: the live rooms bench (without it: the engine's)")
-    ben.add_argument("--games", type=int, default=100)
+    ben.add_argument("what", nargs="?", choices=["rooms", "previews"],
+                     help="rooms: the live rooms bench; previews: drawing the link preview "
+                          "images (without it: the engine's)")
+    ben.add_argument("--games", type=int,
+                     help="engine: games per table (default 100); previews: random games per "
+                          "board, 8 links each (default 10)")
     ben.add_argument("--seconds", type=float,
                      help="engine: at least this much play per table (default 5); rooms: the "
                           "live phase (default 60; the unchanged polls a third of it)")
@@ -657,6 +738,10 @@ def main(argv: list[str] | None = None) -> int:
     ben.add_argument("--step-every", type=float, default=3.0,
                      help="rooms: seconds between a room's steps")
     ben.add_argument("--url", help="rooms: a store URL (default: a new SQLite file)")
+    prev = commands.add_parser("previews", help="write a link preview image per board (and the "
+                               "generic one) into a folder, with each one's title and "
+                               "description")
+    prev.add_argument("--out", default="docs/previews")
     rep = commands.add_parser("repeat", help="do a bench's work TIMES times, to count its "
                               "instructions: under callgrind, TIMES 1 less TIMES 0")
     rep.add_argument("work", choices=["links", "chances"],
@@ -780,9 +865,14 @@ def main(argv: list[str] | None = None) -> int:
 
             seconds = 60.0 if args.seconds is None else args.seconds
             print(_lines(room_bench(args.url, args.rooms, seconds, args.step_every)))
+        elif args.command == "bench" and args.what == "previews":
+            for game, players in BENCH_TABLES:
+                print(_lines(preview_bench(game, players, args.games or 10)))
+        elif args.command == "previews":
+            print("\n".join(write_previews(args.out)))
         elif args.command == "bench":
             for game, players in BENCH_TABLES:
-                print(_lines(bench(game, players, args.games,
+                print(_lines(bench(game, players, args.games or 100,
                                    5.0 if args.seconds is None else args.seconds)))
             print(_lines({"bots": bot_turn_bench()}))
         else:

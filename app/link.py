@@ -30,7 +30,9 @@ Payload (varint = unsigned LEB128)::
     varint  log count                       (decisions, forced ones included)
     if any seat has a phone:
         varint  blob length, then the blob: the phones joined with "," and encrypted with
-                AES-SIV (associated data = seed), so they never travel in clear
+                AES-SIV (associated data = seed), so they never travel in clear; a phone
+                whose player chose WhatsApp is written with a "w" before it ("w+5491...":
+                links made before that choice existed have no "w", and read the same)
     rest    the log: one mixed-radix integer, little-endian, minimal length
 
 The log stores, at each decision point, the index chosen among ``radix`` legal moves. All indices
@@ -66,6 +68,7 @@ _SIG_CHARS = 22  # 16 bytes in base64url without padding
 _VARINT_BYTES = 9  # 63 bits: far beyond any real count, but bounded
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _E164 = re.compile(r"\+[1-9][0-9]{1,14}")
+_WHATSAPP = "w"  # before a phone number in the encrypted blob: its player chose WhatsApp
 
 
 class LinkError(ValueError):
@@ -106,7 +109,9 @@ class Seat:
     """A player: ``bot`` 0 is a human, 1..3 a bot's strength; ``phone`` is E.164 or None;
     ``joined`` the log step at which the seat joined a game in progress (0: from the start);
     ``medals`` the (gold, silver, bronze) won at this table in earlier games; ``out`` the log
-    step at which the player was disqualified (0: never)."""
+    step at which the player was disqualified (0: never); ``whatsapp`` whether the player
+    chose to get their turns by WhatsApp on that phone (only with a phone: it travels
+    encrypted with the number)."""
 
     name: str
     color: int
@@ -115,6 +120,7 @@ class Seat:
     joined: int = 0
     medals: tuple[int, int, int] = (0, 0, 0)
     out: int = 0
+    whatsapp: bool = field(default=False, repr=False)  # private, like the number it goes with
 
     def __post_init__(self):
         if not isinstance(self.name, str):
@@ -133,6 +139,9 @@ class Seat:
         if self.phone is not None and not _E164.fullmatch(self.phone):
             raise ValueError(N_("Write a phone number with its country code, like "
                                 "+15551234567."))
+        if self.whatsapp not in (False, True) or (self.whatsapp and self.phone is None):
+            raise ValueError("whatsapp is a choice for a seat with a phone number")
+        object.__setattr__(self, "whatsapp", bool(self.whatsapp))
         object.__setattr__(self, "medals", tuple(self.medals))
         if self.joined < 0 or self.out < 0 or len(self.medals) != 3 or min(self.medals) < 0:
             raise ValueError("joined, out and medals are counts")
@@ -316,7 +325,8 @@ def _pack(header: Header, log: list[tuple[int, int]], keys: Keys) -> bytes:
     out += header.seed
     count, data = pack_log(log)
     out += _varint(count)
-    phones = [seat.phone for seat in header.seats if seat.phone is not None]
+    phones = [_WHATSAPP * seat.whatsapp + seat.phone for seat in header.seats
+              if seat.phone is not None]
     if phones:
         blob = _siv(keys).encrypt(",".join(phones).encode("ascii"), [header.seed])
         out += _varint(len(blob)) + blob
@@ -377,16 +387,17 @@ def _unpack(payload: bytes, keys: Keys | None) -> tuple[Header, LogReader]:
     phones = iter(())
     if phone_count:
         blob = read.take(read.varint())
-        phones = iter(_open_phones(blob, seed, keys, phone_count) if keys else [None] * phone_count)
+        phones = iter(_open_phones(blob, seed, keys, phone_count) if keys else
+                      [(None, False)] * phone_count)
     data = read.rest()
     if data[-1:] == b"\0":
         raise MalformedLink()  # not minimal: we never write this
     header = Header(
         game=GAMES[game],
         seats=tuple(
-            Seat(name, color, bot, next(phones) if has_phone else None, joined[i], medals[i],
-                 outs[i])
+            Seat(name, color, bot, phone, joined[i], medals[i], outs[i], whatsapp)
             for i, (name, color, bot, has_phone) in enumerate(seats)
+            for phone, whatsapp in [next(phones) if has_phone else (None, False)]
         ),
         seed=seed,
         options=options,
@@ -399,7 +410,9 @@ def _unpack(payload: bytes, keys: Keys | None) -> tuple[Header, LogReader]:
 
 
 
-def _open_phones(blob: bytes, seed: bytes, keys: Keys, count: int) -> list[str]:
+def _open_phones(blob: bytes, seed: bytes, keys: Keys,
+                 count: int) -> list[tuple[str, bool]]:
+    """Each phone number in the blob, and whether its player chose WhatsApp."""
     from cryptography.exceptions import InvalidTag
 
     try:
@@ -408,7 +421,7 @@ def _open_phones(blob: bytes, seed: bytes, keys: Keys, count: int) -> list[str]:
         raise MalformedLink() from None
     if len(phones) != count:
         raise MalformedLink()
-    return phones
+    return [(phone.removeprefix(_WHATSAPP), phone.startswith(_WHATSAPP)) for phone in phones]
 
 
 def _siv(keys: Keys):

@@ -7,7 +7,8 @@ thousand times, and the owner pays for every text.
   worst, whatever anyone sends);
 - only to mobile numbers in the countries the deployment texts (``TEXT_COUNTRIES``).
 
-Whatever is refused, the player can still send the link by hand (the page's Messages app link).
+Whatever is refused, the player can still send the link by hand (the page's Messages and
+WhatsApp buttons). WhatsApp messages (for the players who chose them) count as texts here.
 A text is counted before it is sent, so a refusal further down the list, or Twilio failing,
 still counts: the limits err on the side of texting less. Numbers are kept in the store only as
 keyed digests.
@@ -45,12 +46,19 @@ class Outbox:
         self.store, self.limits = store, limits
         self.key = hmac.digest(phone_key, b"boardpass/outbox/number-digest", "sha256")
 
-    def send(self, seed: bytes, step: int, phone: str, body: str) -> sms.Delivery:
+    def send(self, seed: bytes, step: int, phone: str, body: str, whatsapp: bool = False,
+             lang: str = "en") -> sms.Delivery:
         """Text ``body`` to ``phone`` for step ``step`` of the game ``seed``, unless a rule
         above says no (a ``Delivery`` that says why, for the player). Raises
-        ``StoreUnavailable`` before anything is sent when the store can't count."""
+        ``StoreUnavailable`` before anything is sent when the store can't count.
+
+        ``whatsapp``: the player chose WhatsApp; it goes by WhatsApp when the deployment sends
+        WhatsApp messages, else as a text, as for anyone (``lang``: the table's, which chooses
+        the WhatsApp template). Either way it is the same message for the limits: one per step
+        and number, counted against the same caps."""
         countries = self.limits.countries
-        if not sms.configured(countries=countries):
+        whatsapp = whatsapp and sms.configured(countries=countries, whatsapp=True)
+        if not sms.configured(countries=countries, whatsapp=whatsapp):
             return sms.Delivery("not-configured")
         refusal = sms.refused(phone, countries)
         if refusal:
@@ -70,7 +78,7 @@ class Outbox:
         if not self.store.count(f"texts#all#{day}", self.limits.per_day, (day + 2) * DAY):
             return sms.Delivery("limited", error=N_("We have sent all the texts we send in a "
                                                     "day. Send the link yourself."))
-        return sms.deliver(phone, body, countries=countries)
+        return sms.deliver(phone, body, countries=countries, whatsapp=whatsapp, lang=lang)
 
     def _number(self, phone: str) -> str:
         """A keyed digest of the number: the store never holds the number itself."""

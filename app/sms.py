@@ -1,12 +1,15 @@
 """Text messages: the words sent with a turn link, and how they reach the next player.
 
-Two ways out, chosen by the web layer:
+Three ways out, chosen by the web layer:
 
 - ``deliver()`` sends the text through Twilio when its credentials are in the environment
   (``TWILIO_ACCOUNT_SID``, ``TWILIO_AUTH_TOKEN`` and ``TWILIO_FROM`` or
-  ``TWILIO_MESSAGING_SERVICE_SID``). It never raises: the answer is a ``Delivery``.
+  ``TWILIO_MESSAGING_SERVICE_SID``), or, with ``whatsapp=True``, as a WhatsApp message from
+  Twilio's WhatsApp sender (``TWILIO_WHATSAPP_FROM``, a ``whatsapp:`` number) through the same
+  client. It never raises: the answer is a ``Delivery``.
 - ``sms_href()`` builds an ``sms:`` link that opens the phone's Messages app with the text filled
-  in, for when Twilio is not configured or the send failed.
+  in, and ``whatsapp_href()`` WhatsApp's click-to-chat address that opens WhatsApp with it, for
+  when Twilio is not configured or the send failed.
 
 Cold start matters (AWS Lambda): importing this module imports neither ``twilio`` (about 100 ms)
 nor ``phonenumbers``; each is imported by the functions that need it.
@@ -33,7 +36,7 @@ import os
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import quote, urlsplit
 
 from app.engine.text import N_, Text
@@ -41,7 +44,7 @@ from app.i18n import translate
 
 __all__ = ["Delivery", "deliver", "gsm7_length", "normalize_phone",
            "played_for_you_message", "results_message", "segments", "sms_href", "refused",
-           "turn_message"]
+           "turn_message", "whatsapp_href"]
 
 _log = logging.getLogger(__name__)
 
@@ -50,6 +53,9 @@ TIMEOUT_SECONDS = 10.0
 
 SERVICE_DOWN = N_("Text messages are not working right now. Send the link yourself.")
 """What a player is told when texting fails on our side."""
+
+WHATSAPP_DOWN = N_("WhatsApp messages are not working right now. Send the link yourself.")
+"""The same for a WhatsApp message."""
 
 NAME_CHARS = 20
 """Longest player name put in a text, after cleaning: a name, not room for a message."""
@@ -94,6 +100,7 @@ class Delivery:
     status: str  # "sent" | "not-configured" | "failed"; the API adds "not-sent" (by choice)
     sid: str | None = None
     error: str | None = None
+    channel: str = "sms"  # "sms" | "whatsapp": how it went out (or was meant to)
 
 
 # --- message text ---------------------------------------------------------------------------
@@ -486,17 +493,56 @@ def sms_href(phone: str | None, body: str) -> str:
     return f"sms:{number}?&body={quote(body, safe='')}"
 
 
+WHATSAPP_CHAT = "https://wa.me/"
+"""WhatsApp's click-to-chat address (its FAQ "How to use click to chat")."""
+
+
+def whatsapp_href(phone: str | None, body: str) -> str:
+    """WhatsApp's click-to-chat address: it opens WhatsApp (the app, or WhatsApp Web) on a
+    chat with ``phone`` and the text filled in, ready to send; without a number, WhatsApp asks
+    whom to send it to.
+
+    The documented form is ``https://wa.me/<number>?text=<text>``: the number in full
+    international form with digits only (no "+", zeros before the country code, spaces,
+    brackets or dashes), the text URL-encoded. It is percent-encoded in full (UTF-8; space as
+    %20, never "+"), so names, accents and the link's own ``?``/``&`` arrive as they are.
+
+    >>> whatsapp_href("+54 9 11 2345-6789", "Te toca: https://b.example/g/x?a=1&b")
+    'https://wa.me/5491123456789?text=Te%20toca%3A%20https%3A%2F%2Fb.example%2Fg%2Fx%3Fa%3D1%26b'
+    >>> whatsapp_href(None, "Hola, José")
+    'https://wa.me/?text=Hola%2C%20Jos%C3%A9'
+    """
+    digits = re.sub(r"\D", "", phone or "").lstrip("0")
+    return f"{WHATSAPP_CHAT}{digits}?text={quote(body, safe='')}"
+
+
 # --- sending through Twilio ----------------------------------------------------------------
 
-# Twilio error codes that are about the receiving number, not about our account or the text.
+# Twilio error codes that are about the receiving number, not about our account or the text;
+# for WhatsApp also: not on WhatsApp (63003), not a valid recipient (63024), outside the
+# 24-hour window for a message that is not a template (63016), and the recipient's choice to
+# stop messages from businesses (63049: marketing; a turn is no marketing, but Meta decides).
 _NUMBER_ERRORS = frozenset({21211, 21214, 21217, 21401, 21407, 21408, 21421, 21610, 21612,
-                            21614, 21635})
+                            21614, 21635, 63003, 63016, 63024, 63049})
+_WHATSAPP_PREFIX = "whatsapp:"
 # Every failure ends by saying "Send the link yourself." (each message is whole, for translation).
 
 
 def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ,
-            countries: str | Iterable[str] | None = None) -> Delivery:
+            countries: str | Iterable[str] | None = None, whatsapp: bool = False,
+            lang: str = "en") -> Delivery:
     """Text ``body`` to ``to`` (E.164, from ``normalize_phone``) through Twilio. Never raises.
+
+    With ``whatsapp``, the message goes by WhatsApp instead, through the same client and
+    account: from ``TWILIO_WHATSAPP_FROM`` (Twilio's WhatsApp sender, ``whatsapp:+1...``; a
+    plain E.164 number gets the prefix) to ``whatsapp:<to>``. Without that setting it is
+    ``Delivery("not-configured", channel="whatsapp")``. When ``TWILIO_WHATSAPP_TEMPLATES``
+    names an approved template for ``lang`` (``en:HX...,es:HX...``: Twilio Content SIDs), the
+    message is that template with ``body`` as its one variable (``ContentSid`` and
+    ``ContentVariables`` {"1": body}), which WhatsApp delivers at any time; otherwise it is
+    ``body`` as free text, which WhatsApp only delivers within 24 hours of the player's last
+    message to our number (docs/deploy.md, "WhatsApp"). The same numbers are refused as for
+    texts (mobiles in ``countries`` only).
 
     Only a number that ``refused(to, countries)`` lets through is sent to: any other (a link made before
     the rules or ``countries`` changed may carry one) is ``Delivery("failed", error=...)``
@@ -520,26 +566,43 @@ def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ,
     error meant for the player; details go to this module's logger. The body (it holds the
     game link, which is as good as a password for the seat) is never logged.
     """
+    channel = "whatsapp" if whatsapp else "sms"
+    down = WHATSAPP_DOWN if whatsapp else SERVICE_DOWN
     sid = _setting(environ, "TWILIO_ACCOUNT_SID")
     token = _setting(environ, "TWILIO_AUTH_TOKEN")
     sender = _setting(environ, "TWILIO_FROM")
     service = _setting(environ, "TWILIO_MESSAGING_SERVICE_SID")
-    if not configured(environ, countries):
-        return Delivery("not-configured")
+    if not configured(environ, countries, whatsapp):
+        return Delivery("not-configured", channel=channel)
     to = str(to or "").strip()
     if not to:
         return Delivery("failed", error=N_("There is no phone number to text. Send the link "
-                                           "yourself."))
+                                           "yourself."), channel=channel)
     if not body:
         return Delivery("failed", error=N_("There is no message to send. Send the link "
-                                           "yourself."))
+                                           "yourself."), channel=channel)
     refusal = refused(to, countries)
     if refusal:
-        return refusal
+        return replace(refusal, channel=channel)
     api_base = _setting(environ, "TWILIO_API_BASE")
     if api_base and not _api_base_allowed(api_base):
         _log.error("TWILIO_API_BASE must be an https URL, or http to localhost: %r", api_base)
-        return Delivery("failed", error=SERVICE_DOWN)
+        return Delivery("failed", error=down, channel=channel)
+    message_args: dict = {"to": to, "body": body}
+    if whatsapp:
+        sender = _whatsapp_sender(_setting(environ, "TWILIO_WHATSAPP_FROM"))
+        if sender is None:
+            _log.error("TWILIO_WHATSAPP_FROM must be a whatsapp: number in E.164 form")
+            return Delivery("failed", error=down, channel=channel)
+        message_args["to"] = _WHATSAPP_PREFIX + to
+        template = _templates(_setting(environ, "TWILIO_WHATSAPP_TEMPLATES")).get(lang)
+        if template:
+            import json
+
+            del message_args["body"]
+            message_args.update(content_sid=template,
+                                content_variables=json.dumps({"1": body}, ensure_ascii=False))
+        service = ""  # the WhatsApp sender, never the messaging service's SMS numbers
 
     try:
         import requests  # twilio's own HTTP library, so it is there whenever twilio is
@@ -548,7 +611,7 @@ def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ,
         from twilio.rest import Client
     except ImportError:
         _log.exception("twilio is configured but cannot be imported")
-        return Delivery("failed", error=SERVICE_DOWN)
+        return Delivery("failed", error=down, channel=channel)
 
     try:
         client = Client(sid, token, environment=dict(environ),
@@ -559,39 +622,61 @@ def deliver(to: str, body: str, environ: Mapping[str, str] = os.environ,
             client.edge = client.region = None
             client.api.base_url = api_base.rstrip("/")
         sender_args = {"messaging_service_sid": service} if service else {"from_": sender}
-        message = client.messages.create(to=to, body=body, **sender_args)
+        message = client.messages.create(**message_args, **sender_args)
     except TwilioRestException as error:
-        return _rest_failure(to, error.status, error.code, error.msg)
+        return _rest_failure(to, error.status, error.code, error.msg, channel)
     except TwilioException as error:  # e.g. TwilioServiceException (RFC 9457 problem answers)
         return _rest_failure(to, getattr(error, "status", None), getattr(error, "code", None),
-                             getattr(error, "detail", None) or getattr(error, "title", None))
+                             getattr(error, "detail", None) or getattr(error, "title", None),
+                             channel)
     except requests.Timeout:
         _log.warning("Twilio did not answer within %s s", TIMEOUT_SECONDS)
-        return Delivery("failed", error=N_("The text service did not answer in time. Send the "
-                                           "link yourself."))
+        late = N_("The WhatsApp message service did not answer in time. Send the link "
+                  "yourself.") if whatsapp else \
+            N_("The text service did not answer in time. Send the link yourself.")
+        return Delivery("failed", error=late, channel=channel)
     except requests.RequestException as error:
         _log.warning("Twilio could not be reached: %s", type(error).__name__)
-        return Delivery("failed", error=SERVICE_DOWN)
+        return Delivery("failed", error=down, channel=channel)
     except Exception:  # the contract is "never raises": the player can always send by hand
         _log.exception("Unexpected error while texting through Twilio")
-        return Delivery("failed", error=SERVICE_DOWN)
+        return Delivery("failed", error=down, channel=channel)
 
     if message.status in ("failed", "undelivered"):
         _log.warning("Twilio took message %s as %s: %s %s", message.sid, message.status,
                      message.error_code, message.error_message)
-        return Delivery("failed", sid=message.sid,
-                        error=_number_error(to, _twilio_said(message.error_message or "it was refused")))
-    return Delivery("sent", sid=message.sid)
+        said = _twilio_said(message.error_message or "it was refused")
+        return Delivery("failed", sid=message.sid, error=_number_error(to, said, channel),
+                        channel=channel)
+    return Delivery("sent", sid=message.sid, channel=channel)
 
 
 def configured(environ: Mapping[str, str] = os.environ,
-               countries: str | Iterable[str] | None = None) -> bool:
+               countries: str | Iterable[str] | None = None, whatsapp: bool = False) -> bool:
     """Whether texts can go out at all: a Twilio account and sender, and some country to text
-    (an empty ``countries`` texts nobody)."""
-    return bool(_setting(environ, "TWILIO_ACCOUNT_SID") and _setting(environ, "TWILIO_AUTH_TOKEN")
-                and (_setting(environ, "TWILIO_FROM") or
-                     _setting(environ, "TWILIO_MESSAGING_SERVICE_SID"))
-                and _country_codes(countries) != ())
+    (an empty ``countries`` texts nobody); with ``whatsapp``, whether WhatsApp messages can
+    (the account and ``TWILIO_WHATSAPP_FROM``)."""
+    account = _setting(environ, "TWILIO_ACCOUNT_SID") and _setting(environ, "TWILIO_AUTH_TOKEN")
+    sender = _setting(environ, "TWILIO_WHATSAPP_FROM") if whatsapp else \
+        _setting(environ, "TWILIO_FROM") or _setting(environ, "TWILIO_MESSAGING_SERVICE_SID")
+    return bool(account and sender and _country_codes(countries) != ())
+
+
+def _whatsapp_sender(setting: str) -> str | None:
+    """``TWILIO_WHATSAPP_FROM`` as Twilio takes it (``whatsapp:+14155238886``), or None when it
+    is no number."""
+    number = setting.removeprefix(_WHATSAPP_PREFIX).strip()
+    return _WHATSAPP_PREFIX + number if re.fullmatch(r"\+[1-9][0-9]{1,14}", number) else None
+
+
+def _templates(setting: str) -> dict[str, str]:
+    """``TWILIO_WHATSAPP_TEMPLATES`` (``en:HX...,es:HX...``): a Content SID per language.
+
+    >>> _templates(" en:HXaaa , es:HXbbb,,bad")
+    {'en': 'HXaaa', 'es': 'HXbbb'}
+    """
+    pairs = (item.split(":", 1) for item in setting.split(",") if ":" in item)
+    return {lang.strip(): sid.strip() for lang, sid in pairs if lang.strip() and sid.strip()}
 
 
 def refused(to: str, countries: str | Iterable[str] | None = None) -> Delivery | None:
@@ -624,15 +709,28 @@ def _api_base_allowed(base: str) -> bool:
         parts.scheme == "http" and host in ("127.0.0.1", "localhost", "::1"))
 
 
-def _rest_failure(to: str, status: int | None, code: int | None, text: str | None) -> Delivery:
+# Twilio errors about our WhatsApp sender or its set-up (not the player's number or the text):
+# no channel for the From address (63007), From and To on different channels (21910), a
+# template or content problem of ours (63005, 63027, 63028, 21656).
+_WHATSAPP_SETUP_ERRORS = frozenset({21656, 21910, 63005, 63007, 63027, 63028})
+
+
+def _rest_failure(to: str, status: int | None, code: int | None, text: str | None,
+                  channel: str = "sms") -> Delivery:
     said = _twilio_said(text)
+    whatsapp = channel == "whatsapp"
     _log.warning("Twilio refused the message: HTTP %s, code %s: %s", status, code, said)
+    if whatsapp and code in _WHATSAPP_SETUP_ERRORS:
+        return Delivery("failed", error=WHATSAPP_DOWN, channel=channel)
     if code in _NUMBER_ERRORS or (status == 400 and "'To'" in said):
-        return Delivery("failed", error=_number_error(to, said))
+        return Delivery("failed", error=_number_error(to, said, channel), channel=channel)
     if status in (400, 422) and said:  # a problem with this text, e.g. too long
-        return Delivery("failed", error=Text("The text could not be sent: %(said)s Send the "
-                                             "link yourself.", said=said))
-    return Delivery("failed", error=SERVICE_DOWN)  # 401/403 (our keys), 429, 5xx
+        error = Text("The WhatsApp message could not be sent: %(said)s Send the link "
+                     "yourself.", said=said) if whatsapp else \
+            Text("The text could not be sent: %(said)s Send the link yourself.", said=said)
+        return Delivery("failed", error=error, channel=channel)
+    # 401/403 (our keys), 429, 5xx
+    return Delivery("failed", error=WHATSAPP_DOWN if whatsapp else SERVICE_DOWN, channel=channel)
 
 
 def _twilio_said(text: str | None) -> str:
@@ -647,7 +745,10 @@ def _twilio_said(text: str | None) -> str:
     return said
 
 
-def _number_error(to: str, said: str) -> str:
+def _number_error(to: str, said: str, channel: str = "sms") -> str:
+    if channel == "whatsapp":
+        return Text("The number %(to)s could not receive the WhatsApp message: %(said)s Send "
+                    "the link yourself.", to=to, said=said)
     return Text("The number %(to)s could not receive the text: %(said)s Send the link "
                 "yourself.", to=to, said=said)
 

@@ -7,7 +7,10 @@
 
 It answers POST /2010-04-01/Accounts/<sid>/Messages.json like Twilio does: 201 with a message
 resource, 400 with Twilio's error JSON for a number registered with ``reject()``, 401 for
-wrong Basic auth, 404 for any other path.
+wrong Basic auth, 404 for any other path. WhatsApp as Twilio's Messages API takes it: ``To``
+and ``From`` both ``whatsapp:`` addresses (one without is Twilio's 21910), from a WhatsApp
+sender the account has (``whatsapp_senders``, else 63007), with a ``Body`` or a template
+(``ContentSid``, with ``ContentVariables``: JSON).
 """
 from __future__ import annotations
 
@@ -54,6 +57,7 @@ class FakeTwilio:
         self.auth_token = auth_token
         self.requests: list[Recorded] = []
         self._answers: dict[str, tuple[int, dict]] = {}
+        self.whatsapp_senders: set[str] = set()  # "whatsapp:+1..." senders the account has
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -136,9 +140,28 @@ class FakeTwilio:
                 or match["sid"] != self.account_sid:
             return self._send(handler, 401, _error(20003, "Authenticate", 401))
 
-        to = recorded.field("To")
-        if not to or not recorded.field("Body"):
+        to, sender = recorded.field("To"), recorded.field("From")
+        if not to:
             return self._send(handler, 400, _error(21604, "A 'To' phone number is required.", 400))
+        if not recorded.field("Body") and not recorded.field("ContentSid"):
+            return self._send(handler, 400, _error(21602, "Message body is required.", 400))
+        if recorded.field("ContentVariables") is not None and not recorded.field("ContentSid"):
+            return self._send(handler, 400, _error(21656, "ContentVariables without ContentSid.",
+                                                   400))
+        if recorded.field("ContentVariables") is not None:
+            try:
+                json.loads(recorded.field("ContentVariables"))
+            except ValueError:
+                return self._send(handler, 400, _error(21656, "The ContentVariables Parameter is "
+                                                              "invalid.", 400))
+        if sender is not None and to.startswith("whatsapp:") != sender.startswith("whatsapp:"):
+            return self._send(handler, 400, _error(
+                21910, "Invalid From and To pair. From and To should be of the same channel",
+                400))
+        if sender is not None and sender.startswith("whatsapp:") and \
+                sender not in self.whatsapp_senders:
+            return self._send(handler, 400, _error(
+                63007, "Twilio could not find a Channel with the specified From address", 400))
         status, answer = self._answers.get(to, (201, {}))
         if status >= 400:
             return self._send(handler, status, answer)

@@ -156,6 +156,21 @@ def joined_and_out(version: int) -> Game:
 MAKERS = {"parcheesi": parcheesi, "red-arse": red_arse, "ludo": ludo}
 
 
+def whatsapp() -> dict[str, Game]:
+    """Players who chose WhatsApp (the choice travels in the encrypted phone blob), for each
+    game at its newest rules version: next to a phone without it, and as the only phone."""
+    chose = {0: {"whatsapp": True}}
+    cases = {}
+    for name, options in (("parcheesi", 0), ("red-arse", 0), ("ludo", ludo_options(4))):
+        version = rules_for(name).rules_version
+        cases[f"{name}: first of two phones"] = played(
+            new(name, version, "whatsapp", seats(4, extra=chose), options), 40)
+        cases[f"{name}: the only phone"] = played(
+            new(name, version, "whatsapp-only", (Seat("Ana", 0), Seat(
+                "Zoë", 1, phone=PHONES[2], whatsapp=True)), options), 40)
+    return cases
+
+
 def case(name: str, game: Game) -> dict:
     winner = game.state.winner if game.over else None
     return {"name": name, "token": game.token(), "header": record(game.header),
@@ -174,6 +189,12 @@ def main() -> None:
                                         "rules_version": version, "links": links},
                                        indent=1, ensure_ascii=False) + "\n")
             print(f"{path}: {len(links)} links")
+    path = GOLDEN / "whatsapp-fields.json"  # the WhatsApp choice, added to the phone blob
+    if not path.exists():
+        links = [case(title, game) for title, game in whatsapp().items()]
+        path.write_text(json.dumps({"keys": "Keys.for_tests('golden')", "links": links},
+                                   indent=1, ensure_ascii=False) + "\n")
+        print(f"{path}: {len(links)} links")
 
 
 if __name__ == "__main__":

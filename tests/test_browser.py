@@ -140,6 +140,56 @@ def no_error(page):
     return text
 
 
+def send_ways(page) -> list[str]:
+    """The send box's ways to send the link, as shown, in order (Share shows only where the
+    browser can share)."""
+    return page.evaluate("""() => [...document.querySelectorAll(
+        "#sendbox a.button, #sendbox button")]
+        .filter((node) => !node.hidden && node.id !== "next" && node.id !== "share")
+        .map((node) => node.id)""")
+
+
+# -- 0. the link's preview tags, WhatsApp as a player's choice --------------------------------
+
+def test_the_game_page_works_as_before_with_its_preview_tags(server, phone, sms):
+    """The page a fetcher reads for its preview is the page people play on: the tags in its
+    head change nothing (no error, no blocked request), and a player's "By WhatsApp" under
+    Players goes out with their turn."""
+    game = new_game(find_seed(lambda g: True))
+    seats = (replace(game.header.seats[0], name='Ana "<b>'), *game.header.seats[1:])
+    game = Game(replace(game.header, seats=seats), game.match, KEYS)
+    page = open_game(phone(), f"{server.url}/g/{game.token()}")
+    meta = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        "head meta[property^='og:'], head meta[name^='twitter:']")].map((m) =>
+        [m.getAttribute("property") || m.getAttribute("name"), m.content]))""")
+    mover = game.header.seats[game.match.turn].name
+    assert meta["og:title"] == f"{mover}, your turn · Parcheesi"
+    assert meta["og:image"] == f"{server.url}/g/{game.token()}/preview.png"
+    assert meta["twitter:card"] == "summary_large_image"
+    size = page.evaluate("""(url) => new Promise((done) => { const image = new Image();
+        image.onload = () => done([image.naturalWidth, image.naturalHeight]);
+        image.onerror = () => done(null); image.src = url; })""", meta["og:image"])
+    assert size == [1200, 630]
+    # The mover ticks "By WhatsApp" with a number under Players, and sends the turn.
+    seat = game.match.turn
+    page.locator("details.players summary").click()
+    fields = page.locator(f"#seats fieldset[data-seat='{seat}']")
+    fields.locator("input[name=phone]").fill("+1 415 555 0100")
+    fields.locator("input[name=whatsapp]").check()
+    play_out_turn(page)
+    answer = send_turn(page, sms)
+    assert answer["seats"][seat]["whatsapp"] is True
+    chosen = Game.from_token(answer["token"], KEYS).header.seats[seat]
+    assert (chosen.phone, chosen.whatsapp) == ("+14155550100", True)
+    later = open_game(phone(), answer["url"])
+    later.locator("details.players summary").click()
+    expect(later.locator(f"#seats fieldset[data-seat='{seat}'] legend")) \
+        .to_contain_text("(gets WhatsApp messages)")
+    expect(later.locator(f"#seats fieldset[data-seat='{seat}'] input[name=whatsapp]")) \
+        .to_be_checked()
+    no_error(later)
+
+
 # -- 1. a two-player game from the New game form to a finished turn ----------------------------
 
 def test_new_game_from_the_form_to_a_sent_turn(server, phone, sms):
@@ -161,7 +211,7 @@ def test_new_game_from_the_form_to_a_sent_turn(server, phone, sms):
                              "/api/games/" + first_link.rsplit("/", 1)[1])
     mover = first["seats"][first["turn"]]["name"]
     other = next(s["name"] for s in first["seats"] if s["name"] != mover)
-    expect(creator.locator("#sms")).to_have_text(f"Send to {mover}")
+    expect(creator.locator("#sms")).to_have_text("Send by text")
     invite = urllib.parse.unquote(creator.locator("#sms").get_attribute("href").split("body=")[1])
     assert invite.startswith(f"{mover}, you're invited") and invite.endswith(first_link)
     expect(creator.locator("#copy")).to_be_visible()
@@ -184,7 +234,16 @@ def test_new_game_from_the_form_to_a_sent_turn(server, phone, sms):
     body = urllib.parse.unquote(href.split("body=", 1)[1])
     assert body == answer["message"]["text"]
     assert next_link in body and other in body and f"{mover} moved" in body
-    expect(player.locator("#sms")).to_have_text(f"Send to {other}")
+    expect(player.locator("#sms")).to_have_text("Send by text")
+    # WhatsApp next to it, filled in with the same text (nobody's number: WhatsApp asks whom);
+    # at an English table the text comes first.
+    whatsapp = player.locator("#whatsapp")
+    expect(whatsapp).to_have_text("Send by WhatsApp")
+    parts = urllib.parse.urlsplit(whatsapp.get_attribute("href"))
+    assert (parts.scheme, parts.netloc, parts.path) == ("https", "wa.me", "/")
+    assert urllib.parse.parse_qs(parts.query) == {"text": [answer["message"]["text"]]}
+    assert send_ways(player) == ["sms", "whatsapp", "copy"]
+    expect(player.locator("#sms")).to_have_class(re.compile(r"\bprimary\b"))
     assert page_hash(player) == ""  # the turn is sent: no steps left in the URL
     no_error(player)
     shot(player, "1-turn-sent")
@@ -1047,7 +1106,7 @@ def test_ludo_from_the_form_a_turn_and_a_player_added_by_the_host_mid_turn(serve
     play_out_turn(page)
     answer = send_turn(page, sms)
     assert answer["message"]["to"] == "Ben"  # blue plays after red
-    expect(page.locator("#sms")).to_have_text("Send to Ben")
+    expect(page.locator("#sms")).to_have_text("Send by text")
     expect(page.locator("#addplayer")).to_be_hidden()  # the turn is sent
     ben = open_game(phone(), answer["url"])
     assert no_error(ben) == "Ben, your turn: roll the die."
@@ -1165,7 +1224,7 @@ def test_ludo_results_medals_and_a_rematch_started_by_the_host(server, phone, sm
     answer = send_turn(page, sms)
     assert answer["message"]["status"] == "game-over" and answer["message"]["to"] == "Ana"
     expect(page.locator("#sendmsg")).to_contain_text("Send the results to Ana")
-    expect(page.locator("#sms")).to_have_text("Send to Ana")
+    expect(page.locator("#sms")).to_have_text("Send by text")
     body = urllib.parse.unquote(page.locator("#sms").get_attribute("href").split("body=")[1])
     host_link = answer["url"] + "?host=1"
     assert body.endswith(host_link)
@@ -1260,9 +1319,15 @@ def test_a_spanish_ludo_game_from_the_form_to_the_results(server, phone, sms):
     first = view["seats"][view["turn"]]["name"]
     expect(creator.locator("#sendmsg")).to_have_text(
         f"Partida creada. Empieza {first}: mandale el enlace.")
-    expect(creator.locator("#sms")).to_have_text(f"Mandáselo a {first}")
+    expect(creator.locator("#sms")).to_have_text("Mandalo por SMS")
     invite = urllib.parse.unquote(creator.locator("#sms").get_attribute("href").split("body=")[1])
     assert invite.startswith(f"{first}, te invitaron a una partida de Ludo en Boardpass. Te toca:")
+    # At a Spanish table WhatsApp comes first, with the same invitation.
+    expect(creator.locator("#whatsapp")).to_have_text("Mandalo por WhatsApp")
+    assert send_ways(creator) == ["whatsapp", "sms", "copy"]
+    expect(creator.locator("#whatsapp")).to_have_class(re.compile(r"\bprimary\b"))
+    wa = urllib.parse.urlsplit(creator.locator("#whatsapp").get_attribute("href"))
+    assert urllib.parse.parse_qs(wa.query) == {"text": [invite]}
     expect(creator.locator("#copy")).to_have_text("Copiar el enlace")
     expect(creator.locator("#addplayer summary")).to_have_text("Sumar un jugador")
     assert creator.locator("#rules-link").get_attribute("href") == "/rules/ludo"
@@ -1281,7 +1346,7 @@ def test_a_spanish_ludo_game_from_the_form_to_the_results(server, phone, sms):
     assert answer["lang"] == "es" and f"{first} hizo su jugada. Te toca en Boardpass, {other}" \
         in answer["message"]["text"]
     expect(player.locator("#sendmsg")).to_have_text(f"Mandale el enlace a {other}:")
-    expect(player.locator("#sms")).to_have_text(f"Mandáselo a {other}")
+    expect(player.locator("#sms")).to_have_text("Mandalo por SMS")
     no_english(player)
     shot(player, "es-turn-sent")
     watcher = phone()
@@ -1329,7 +1394,7 @@ def test_a_spanish_ludo_game_from_the_form_to_the_results(server, phone, sms):
     expect(page.locator("#sendmsg")).to_have_text(
         "Terminó la partida. Mandale los resultados a Ana, que organiza la mesa: la revancha se "
         "arma desde su página.")
-    expect(page.locator("#sms")).to_have_text("Mandáselo a Ana")
+    expect(page.locator("#sms")).to_have_text("Mandalo por SMS")
     body = urllib.parse.unquote(page.locator("#sms").get_attribute("href").split("body=")[1])
     assert body.startswith(f"Victoria de {names[placed[0]]} en nuestra partida de Ludo en "
                            "Boardpass. Ana, resultados y revancha: ")
@@ -1364,7 +1429,7 @@ def test_switching_language_mid_turn_keeps_the_turn_and_the_next_link_speaks_it(
     assert answer["lang"] == "en" and " moved. Your turn in Boardpass" in \
         answer["message"]["text"]
     assert Game.from_token(answer["token"], KEYS).header.lang == "en"
-    expect(page.locator("#sms")).to_have_text(f"Send to {answer['message']['to']}")
+    expect(page.locator("#sms")).to_have_text("Send by text")
 
 
 # -- bot seats -------------------------------------------------------------------------------
@@ -1474,7 +1539,7 @@ def test_two_people_and_a_bot_from_the_form_the_next_person_sees_the_bot_s_moves
     assert answer["message"]["text"].startswith("Ana moved")
     assert {e["seat"] for e in answer["replay"]["events"]} == {1}
     expect(page.locator("#feed li.bot", has_text="Bot (hard) rolled").first).to_be_visible()
-    expect(page.locator("#sms")).to_have_text("Send to Cleo")
+    expect(page.locator("#sms")).to_have_text("Send by text")
     expect(page.locator("#next")).to_be_hidden()
 
     cleo = open_game(phone(), link)

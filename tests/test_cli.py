@@ -77,6 +77,19 @@ def test_inspect_prints_seats_log_and_position(env_keys):
     assert game.commitment() in out
 
 
+def test_inspect_masks_numbers_and_says_who_chose_whatsapp(env_keys):
+    from dataclasses import replace
+
+    keys, env = env_keys
+    game = _finished_game(keys)
+    seats = (replace(game.header.seats[0], phone="+5491123456789", whatsapp=True),
+             replace(game.header.seats[1], phone="+14155550100"))
+    game = cli.Game(replace(game.header, seats=seats), game.match, keys)
+    out = run("inspect", game.token(), env=env).stdout
+    assert "phone +54...89 by WhatsApp)" in out and "phone +14...00)" in out
+    assert "23456789" not in out
+
+
 def test_inspect_refuses_a_tampered_link_with_a_clear_message(env_keys):
     keys, env = env_keys
     token = _finished_game(keys).token()
@@ -221,3 +234,23 @@ def test_store_create_table_refuses_sqlite_and_says_when_dynamodb_is_down(
     down = run("store", "create-table", "--url", unreachable_dynamodb_url)
     assert down.returncode == 1
     assert down.stderr.startswith("error: DynamoDB table t:") and "Traceback" not in down.stderr
+
+
+def test_the_previews_bench_reports_every_figure():
+    report = cli.preview_bench("ludo", 6, games=1, positions=2)
+    assert report["images"] == 2
+    for figure in ("render_ms", "png_kb", "image_request_ms"):
+        assert set(report[figure]) == {"median", "p99", "max"} and report[figure]["max"] > 0
+    assert report["png_kb"]["max"] < 150
+
+
+def test_previews_writes_an_image_per_board_and_says_what_it_shows(tmp_path):
+    from PIL import Image
+
+    lines = cli.write_previews(str(tmp_path))
+    names = sorted(path.name for path in tmp_path.iterdir())
+    assert names == ["generic.png", "ludo-4.png", "ludo-6.png", "parcheesi-4.png",
+                     "red-arse-4.png", "red-arse-6.png"]
+    for name in names:
+        assert Image.open(tmp_path / name).size == (1200, 630)
+    assert any(", your turn · Ludo | " in line for line in lines)

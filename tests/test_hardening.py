@@ -82,6 +82,31 @@ def test_answers_that_carry_a_link_are_never_stored_and_https_asks_for_https(cli
     assert secure.headers["Strict-Transport-Security"] == "max-age=31536000"
 
 
+@pytest.mark.parametrize("bad", ["x", "..", "%00", "a." * 1500, "AQ.AAAAAAAAAAAAAAAAAAAAAA",
+                                 "%F0%9F%8E%B2", "<script>"])
+def test_any_preview_image_address_answers_an_image_never_an_error(client, bad):
+    """A preview fetcher asking for the image of anything that isn't a link gets Boardpass's
+    own image (a 200, never an error image or a 500); a room that isn't there too."""
+    for path in (f"/g/{bad}/preview.png", f"/r/{bad[:40]}/preview.png"):
+        response = client.get(path, headers={"User-Agent": "WhatsApp/2"})
+        assert response.status_code in (200, 404), path  # 404: a path Flask can't route
+        if response.status_code == 200:
+            assert response.mimetype == "image/png" and response.data.startswith(b"\x89PNG")
+
+
+def test_a_bug_drawing_a_preview_logs_no_link(client, caplog, monkeypatch):
+    from app.web import preview
+
+    token = create(client)["token"]
+    monkeypatch.setattr(preview, "render", lambda game: 1 / 0)
+    client.application.testing = False
+    client.application.config["PROPAGATE_EXCEPTIONS"] = False
+    response = client.get(f"/g/{token}/preview.png")
+    assert response.status_code == 500
+    assert "Exception on /g/<link>/preview.png [GET]" in caplog.text
+    assert token not in caplog.text
+
+
 # -- names players type --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("typed,shown", [
@@ -203,11 +228,18 @@ def test_analysis_of_a_game_is_bounded_per_hour_and_a_repeat_is_free(client):
     token = create(client)["token"]
     first = client.get(f"/api/games/{token}/chances?step=0")
     assert first.status_code == 200
-    for _ in range(5):  # the same question again: answered from memory, not counted
-        again = client.get(f"/api/games/{token}/chances?step=0")
+    for lang in ("", "&lang=es", "&lang=en"):  # the same position again: kept, not counted
+        again = client.get(f"/api/games/{token}/chances?step=0{lang}")
         assert again.status_code == 200 and again.json == first.json
-    assert client.get(f"/api/games/{token}/chances?step=0&lang=es").status_code == 200
-    refused = client.get(f"/api/games/{token}/chances?step=0&lang=en")
+    game = Game.from_token(token, KEYS)
+    positions, new = {game.position()}, []
+    while len(new) < 2:  # the game's next two positions unlike any before
+        game.step(0)
+        if game.position() not in positions:
+            positions.add(game.position())
+            new.append(len(game.match.steps))
+    assert client.get(f"/api/games/{game.token()}/chances?step={new[0]}").status_code == 200
+    refused = client.get(f"/api/games/{game.token()}/chances?step={new[1]}")
     assert refused.status_code == 429 and refused.json["error"]["code"] == "TooMuchAnalysis"
     assert 0 < int(refused.headers["Retry-After"]) <= 3600
     assert refused.headers["Cache-Control"] == "no-store"

@@ -193,7 +193,7 @@ def test_runtime_distributions():
     chosen = allow_list.runtime_distributions(site, allow_list.project_requirements())
     for needed in ("flask", "werkzeug", "jinja2", "itsdangerous", "cryptography", "twilio",
                    "requests", "phonenumbers", "markdown", "flask-babel", "babel", "zappa",
-                   "durationpy"):
+                   "durationpy", "pillow"):
         assert needed in chosen, needed
     for name in ("boto3", "botocore", "s3transfer", "jmespath", "troposphere", "pyyaml",
                  "setuptools", "pip", "wheel", "tqdm", "argcomplete", "placebo", "hjson",
@@ -349,6 +349,13 @@ from cryptography.hazmat.primitives.ciphers.aead import AESSIV
 assert AESSIV(bytes(32)).decrypt(AESSIV(bytes(32)).encrypt(b"+1", [b"s"]), [b"s"]) == b"+1"
 import markdown
 assert "<h1>" in markdown.markdown("# What's new")
+import io
+from PIL import Image, ImageDraw
+image = Image.new("RGB", (1200, 630), "#fafaf7")
+ImageDraw.Draw(image).ellipse((500, 215, 700, 415), fill="#d33a2c")
+png = io.BytesIO()
+image.save(png, "PNG")
+assert Image.open(io.BytesIO(png.getvalue())).getpixel((600, 315)) == (211, 58, 44)
 import requests
 from twilio.http.http_client import TwilioHttpClient
 from twilio.rest import Client
@@ -359,8 +366,9 @@ print("boto3" in sys.modules)
 
 
 def test_packaged_libraries_the_app_imports_later(package, tmp_path):
-    """Texting, phone numbers, the phone cipher and What's new import their libraries on
-    first use: from the package alone they import and work (no network)."""
+    """Texting, phone numbers, the phone cipher, What's new and the link previews' images
+    import their libraries on first use: from the package alone they import and work (no
+    network)."""
     with zipfile.ZipFile(package.path) as z:
         z.extractall(tmp_path / "task")
     code = LAZY_LIBRARIES.replace("TASK", repr(str(tmp_path / "task")))
@@ -624,11 +632,12 @@ def test_no_keys_no_start(lambda_env):
 
 
 def test_cold_import_leaves_heavy_libraries_alone():
-    """Twilio, cryptography, phone numbers and Markdown load only when a request needs them.
+    """Twilio, cryptography, phone numbers, Markdown and Pillow load only when a request needs
+    them.
 
     A fresh interpreter, since this process has imported everything already. Timings are for
     benchmarks (docs/deploy.md shows how to measure), never for tests."""
-    heavy = ("twilio", "cryptography", "phonenumbers", "markdown", "boto3")
+    heavy = ("twilio", "cryptography", "phonenumbers", "markdown", "boto3", "PIL")
     code = ("import sys, app.web.wsgi; "
             f"print(' '.join(m for m in {heavy!r} if m in sys.modules))")
     env = {k: v for k, v in os.environ.items() if k not in SECRETS}

@@ -61,7 +61,8 @@ seats = st.builds(
     color=st.integers(0, 31),
     bot=st.integers(0, 3),
     phone=st.none() | phones,
-)
+).flatmap(lambda seat: st.just(seat) if seat.phone is None else
+          st.builds(dataclasses.replace, st.just(seat), whatsapp=st.booleans()))
 headers = st.builds(
     Header,
     game=st.sampled_from(GAMES),
@@ -179,6 +180,47 @@ def test_phones_are_encrypted_and_decrypted():
     assert "5551234567" not in token
     decoded, _ = decode(token, KEYS)
     assert [seat.phone for seat in decoded.seats] == ["+15551234567", None, "+447700900123"]
+
+
+def test_the_whatsapp_choice_travels_encrypted_with_the_number():
+    chose = header(Seat("Ana", 0, phone="+5491112345678", whatsapp=True), Seat("Bo", 1),
+                   Seat("Cy", 2, phone="+447700900123"))
+    plain = dataclasses.replace(chose, seats=(dataclasses.replace(chose.seats[0],
+                                                                  whatsapp=False),
+                                              *chose.seats[1:]))
+    token = encode(chose, [(2, 5)], KEYS)
+    decoded, _ = decode(token, KEYS)
+    assert [(s.phone, s.whatsapp) for s in decoded.seats] == [
+        ("+5491112345678", True), (None, False), ("+447700900123", False)]
+    # Nothing in clear says so: the same header without the choice differs only inside the
+    # encrypted blob, one byte longer (its "w"), and the format stays the plain one.
+    made, without = payload_of(token), payload_of(encode(plain, [(2, 5)], KEYS))
+    assert chose.format_version == plain.format_version == 1
+    assert len(made) == len(without) + 1 and b"w+" not in made and b"whatsapp" not in made
+    head = made.index(chose.seed) + len(chose.seed) + 1  # then the blob's length
+    assert made[:head] == without[:head]
+    # Without the keys the choice is as closed as the number.
+    unverified, _ = link.read_unverified(token)
+    assert [(s.phone, s.whatsapp) for s in unverified.seats] == [(None, False)] * 3
+    assert "True" not in repr(decoded) and "whatsapp" not in repr(decoded.seats[0])
+
+
+def test_whatsapp_needs_a_phone_number():
+    with pytest.raises(ValueError):
+        Seat("Ana", 0, whatsapp=True)
+    with pytest.raises(ValueError):
+        Seat("Ana", 0, phone="+15551234567", whatsapp="yes")
+
+
+def test_a_blob_phone_with_two_whatsapp_marks_is_malformed():
+    game = header(Seat("Ana", 0, phone="+15551234567"))
+    payload = link._pack(game, [], KEYS)
+    seed = game.seed
+    blob = link._siv(KEYS).encrypt(b"ww+15551234567", [seed])
+    start = payload.index(seed) + len(seed) + 1  # the log count, then the blob
+    forged = payload[:start] + bytes([len(blob)]) + blob
+    with pytest.raises(link.MalformedLink):
+        decode(link._sign(forged, KEYS), KEYS)
 
 
 def test_phones_stay_out_of_repr():

@@ -604,3 +604,156 @@ def test_a_spanish_text_names_the_mover_and_the_next_player():
         f"Ana hizo su jugada. Te toca en Boardpass, Ben: {URL}"
     assert sms.turn_message(None, "Ben", URL, "Ludo", lang="es") == \
         f"Ben, te invitaron a una partida de Ludo en Boardpass. Te toca: {URL}"
+
+
+# --- WhatsApp: the click-to-chat address, and Twilio's WhatsApp sender ------------------------
+
+WA_FROM = "whatsapp:+14155238886"
+AR = "+5491123456789"  # an Argentine mobile
+
+
+def whatsapp(fake: FakeTwilio, **extra) -> dict:
+    fake.whatsapp_senders.add(WA_FROM)
+    return configured(fake, **{"TWILIO_WHATSAPP_FROM": WA_FROM, **extra})
+
+
+@pytest.mark.parametrize("lang, start", [
+    ("en", "Ana moved. Your turn in Boardpass, Ben: "),
+    ("es", "Ana hizo su jugada. Te toca en Boardpass, Ben: ")])
+def test_the_whatsapp_address_opens_a_chat_with_the_number_and_the_text(lang, start):
+    body = sms.turn_message("Ana", "Ben", URL + "?a=1&b=2+3", "Ludo", lang)
+    assert body.startswith(start)
+    href = sms.whatsapp_href(AR, body)
+    parts = urlsplit(href)
+    assert (parts.scheme, parts.netloc, parts.path, parts.fragment) == \
+        ("https", "wa.me", "/5491123456789", "")  # digits only: no "+"
+    assert parse_qs(parts.query, keep_blank_values=True) == {"text": [body]}
+    assert " " not in href and "+" not in href and "&" not in parts.query.removeprefix("text=")
+
+
+def test_the_whatsapp_address_keeps_any_text_and_only_the_number_s_digits():
+    body = "100% & more = ok? #1 +plus / ñ José \U0001f3b2\nnew line"
+    href = sms.whatsapp_href("+1 (201) 555-0123?text=spam&x", body)
+    assert href.startswith("https://wa.me/12015550123?text=")
+    assert parse_qs(urlsplit(href).query) == {"text": [body]}
+    assert sms.whatsapp_href(None, "Hi") == "https://wa.me/?text=Hi"  # WhatsApp asks whom
+    assert sms.whatsapp_href("", "Hi") == "https://wa.me/?text=Hi"
+    assert sms.whatsapp_href("0054 9 11 2345 6789", "Hi").startswith("https://wa.me/549112")
+
+
+def test_deliver_by_whatsapp_sends_from_the_whatsapp_sender_through_the_same_client(fake):
+    body = sms.turn_message("Ana", "Ben", URL, "Ludo", "es")
+    delivery = sms.deliver(AR, body, whatsapp(fake), whatsapp=True)
+    assert delivery.status == "sent" and delivery.channel == "whatsapp"
+    (request,) = fake.requests
+    assert request.path == f"/2010-04-01/Accounts/{SID}/Messages.json"
+    assert request.basic_auth == (SID, TOKEN)
+    assert request.headers["user-agent"].startswith("twilio-python/9.")
+    assert request.field("To") == f"whatsapp:{AR}" and request.field("From") == WA_FROM
+    assert request.field("Body") == body and "ContentSid" not in request.form
+
+
+def test_whatsapp_never_goes_through_the_messaging_service_and_takes_a_bare_sender(fake):
+    env = whatsapp(fake, TWILIO_MESSAGING_SERVICE_SID=SERVICE,
+                   TWILIO_WHATSAPP_FROM=WA_FROM.removeprefix("whatsapp:"))
+    assert sms.deliver(TO, "hello", env, whatsapp=True).status == "sent"
+    (request,) = fake.requests
+    assert request.field("From") == WA_FROM and "MessagingServiceSid" not in request.form
+    assert sms.deliver(TO, "hello", env).status == "sent"  # a text: the service, as before
+    assert fake.requests[1].field("MessagingServiceSid") == SERVICE
+    assert fake.requests[1].field("To") == TO
+
+
+def test_a_template_for_the_table_s_language_carries_the_message(fake):
+    env = whatsapp(fake, TWILIO_WHATSAPP_TEMPLATES="es:HX" + "a" * 32)
+    body = sms.turn_message("Ana", "José", URL, "Ludo", "es")
+    assert sms.deliver(AR, body, env, whatsapp=True, lang="es").status == "sent"
+    assert sms.deliver(AR, "hello", env, whatsapp=True, lang="en").status == "sent"
+    spanish, english = fake.requests
+    assert spanish.field("ContentSid") == "HX" + "a" * 32 and "Body" not in spanish.form
+    import json
+    assert json.loads(spanish.field("ContentVariables")) == {"1": body}
+    assert english.field("Body") == "hello" and "ContentSid" not in english.form
+
+
+@pytest.mark.parametrize("setting", [None, "", "  "])
+def test_without_a_whatsapp_sender_nothing_goes_by_whatsapp(fake, setting):
+    env = configured(fake, TWILIO_WHATSAPP_FROM=setting)
+    assert sms.deliver(TO, "hi", env, whatsapp=True) == \
+        sms.Delivery("not-configured", channel="whatsapp")
+    assert not sms.configured(env, whatsapp=True) and sms.configured(env)
+    assert fake.requests == []
+
+
+def test_a_whatsapp_sender_that_is_no_number_fails_without_a_request(fake, caplog):
+    delivery = sms.deliver(TO, "hi", whatsapp(fake, TWILIO_WHATSAPP_FROM="whatsapp:sandbox"),
+                           whatsapp=True)
+    assert delivery.status == "failed" and delivery.error == \
+        "WhatsApp messages are not working right now. Send the link yourself."
+    assert "TWILIO_WHATSAPP_FROM" in caplog.text and fake.requests == []
+
+
+def test_a_number_not_on_whatsapp_fails_with_twilio_s_words(fake):
+    fake.reject(f"whatsapp:{AR}", code=63003, message="Channel could not find To address")
+    delivery = sms.deliver(AR, "hello", whatsapp(fake), whatsapp=True)
+    assert delivery.status == "failed" and delivery.channel == "whatsapp"
+    assert delivery.error == (f"The number {AR} could not receive the WhatsApp message: Channel "
+                              "could not find To address. Send the link yourself.")
+
+
+def test_a_free_text_outside_the_24_hour_window_fails_on_arrival(fake):
+    fake.fail_on_arrival(f"whatsapp:{AR}", 63016, "Failed to send freeform message because you "
+                         "are outside the allowed window. If you want to send messages outside "
+                         "this window, please use a Template.")
+    delivery = sms.deliver(AR, "hello", whatsapp(fake), whatsapp=True)
+    assert delivery.status == "failed" and delivery.sid.startswith("SM")
+    assert delivery.error.startswith(f"The number {AR} could not receive the WhatsApp message: "
+                                     "Failed to send freeform message")
+
+
+def test_a_sender_the_account_lacks_is_our_problem_not_the_number_s(fake):
+    env = configured(fake, TWILIO_WHATSAPP_FROM="whatsapp:+15005550006")  # not the account's
+    delivery = sms.deliver(AR, "hello", env, whatsapp=True)
+    assert delivery.status == "failed" and delivery.error == \
+        "WhatsApp messages are not working right now. Send the link yourself."
+    assert len(fake.requests) == 1  # Twilio said 63007
+
+
+@pytest.mark.parametrize("status", [401, 429, 500, 503])
+def test_whatsapp_server_errors_fail_gently(fake, status):
+    fake.reject(f"whatsapp:{AR}", code=20500, message="Internal Server Error", status=status)
+    delivery = sms.deliver(AR, "hello", whatsapp(fake), whatsapp=True)
+    assert delivery == sms.Delivery("failed", error="WhatsApp messages are not working right "
+                                    "now. Send the link yourself.", channel="whatsapp")
+
+
+def test_whatsapp_refused_for_the_text_itself(fake):
+    fake.reject(f"whatsapp:{AR}", code=21617, message="The concatenated message body exceeds "
+                "the 1600 character limit")
+    delivery = sms.deliver(AR, "hello", whatsapp(fake), whatsapp=True)
+    assert delivery.error == ("The WhatsApp message could not be sent: The concatenated message "
+                              "body exceeds the 1600 character limit. Send the link yourself.")
+
+
+def test_whatsapp_down_or_silent_fails_gently(fake, monkeypatch):
+    env = whatsapp(fake, TWILIO_API_BASE=f"http://127.0.0.1:{free_port()}")
+    assert sms.deliver(AR, "hello", env, whatsapp=True).error == \
+        "WhatsApp messages are not working right now. Send the link yourself."
+    monkeypatch.setattr(sms, "TIMEOUT_SECONDS", 0.3)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(5)
+        env["TWILIO_API_BASE"] = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        delivery = sms.deliver(AR, "hello", env, whatsapp=True)
+    assert delivery.error == \
+        "The WhatsApp message service did not answer in time. Send the link yourself."
+
+
+@pytest.mark.parametrize("to", ["+19005550199", "+442079460958", "+541112345678"])
+def test_whatsapp_goes_only_to_the_mobiles_texts_go_to(fake, to):
+    delivery = sms.deliver(to, "hello", whatsapp(fake), whatsapp=True)
+    assert delivery.status == "failed" and delivery.channel == "whatsapp"
+    assert delivery.error == \
+        f"We don't text {to}: it isn't a mobile number. Send the link yourself."
+    refused = sms.deliver(AR, "hello", whatsapp(fake), countries=["US"], whatsapp=True)
+    assert refused.status == "failed" and fake.requests == []

@@ -7,16 +7,14 @@ except by returning a new link.
 from __future__ import annotations
 
 import re
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import replace
 
 from flask import Blueprint, current_app, jsonify, request, send_from_directory, url_for
 
-from app import i18n, review, sms
+from app import answers, i18n, review, sms
 from app.ledger import Standing, request_digest
-from app.engine import red_arse_settings
+from app.engine import analysis, red_arse_settings
 from app.engine.bots import BOT_LEVELS
 from app.engine.core import CLAIM
 from app.engine.games import NAMES as GAMES, TITLES, rules_for
@@ -90,6 +88,8 @@ MESSAGES = {
     "name_text": N_("A name is text."),
     "choose_color": N_("Choose a color among %(colors)s."),
     "phone_text": N_("A phone number is text."),
+    "whatsapp": N_("\"whatsapp\" is true or false: whether a player with a phone number gets "
+                   "their turns by WhatsApp."),
     "since": N_("\"since\" is a step number."),
     "step": N_("\"step\" is the number of a step this game has reached."),
     "step_or_steps": N_("Ask for a step of the game or for a turn's steps, not both."),
@@ -459,11 +459,15 @@ def parse_player(player, names: tuple[str, ...], number: int, lang: str = "en") 
         raise BadRequest(message("phone_text"))
     if phone and bot:
         raise BadRequest(message("bot_phone"))
+    whatsapp = player.get("whatsapp", False)
+    if type(whatsapp) is not bool or (whatsapp and not phone):
+        raise BadRequest(message("whatsapp"))
     try:
         if phone:
             phone = sms.normalize_phone(phone, PHONE_REGION[lang],
                                         current_app.config["TEXT_COUNTRIES"])
-        return Seat(name=name, color=names.index(color), bot=bot, phone=phone)
+        return Seat(name=name, color=names.index(color), bot=bot, phone=phone,
+                    whatsapp=whatsapp)
     except ValueError as error:
         raise BadRequest(error.args[0]) from None
 
@@ -533,51 +537,61 @@ def _step_arg(played: Game) -> int:
     return int(step)
 
 
-ANSWERS_KEPT = 512  # analysis answers the app keeps in memory, the most recently asked
+def _for_good(asked: answers.Question, played: Game, shape):
+    """The answer to ``asked`` (a question about a position of ``played``: app/answers.py),
+    as ``shape(answer)`` words it for this request, cached for good by the browser: it
+    depends only on the URL (the link, the step, and ``?lang=`` or else the table's language,
+    never the cookie or Accept-Language, so no Vary). ``private``: the URL holds the game's
+    link, a key to the game, which has no place in a shared cache or its logs; the browser
+    that asks has the link already.
 
-
-def _answers() -> tuple[OrderedDict, threading.Lock]:
-    """The app's analysis answers by URL, and the lock that guards them."""
-    return current_app.extensions.setdefault("boardpass.answers",
-                                             (OrderedDict(), threading.Lock()))
-
-
-def _for_good(work, played: Game):
-    """The answer ``work()`` (a dict: analysis, in the analysis pool) gives, cached for good:
-    it depends only on the URL (the link, the step, and ``?lang=`` or else the table's
-    language, never the cookie or Accept-Language, so no Vary). ``private``: the URL holds
-    the game's link, a key to the game, which has no place in a shared cache or its logs; the
-    browser that asks has the link already.
-
-    Analysis is the costliest thing anyone can ask for, so it is bounded like texts: the same
-    URL again is answered from the app's memory; at most ``ANALYSIS_PER_GAME_HOUR``
-    answers are worked out for a game in an hour, counted in the store (429 past it: making
-    games to get more is what the edge's rate limits are for); when the pool is full, 503.
-    Both say when to try again (Retry-After)."""
-    key, (kept, guard) = request.full_path, _answers()
-    with guard:
-        answer = kept.get(key)
-        if answer is not None:
-            kept.move_to_end(key)
+    The answer itself is kept in the store, for every phone and every game that reaches the
+    position: one kept costs nothing more. Working one out is the costliest thing anyone can
+    ask for, so it is bounded like texts: at most ``ANALYSIS_PER_GAME_HOUR`` answers are worked
+    out for a game in an hour, counted in the store (429 past it: making games to get more is
+    what the edge's rate limits are for), and when the pool is full, 503; both say when to
+    try again (Retry-After). One being worked out ahead after the game's turn
+    (``analyse_ahead``) is waited for, and counted once. With the store down, it is worked
+    out all the same, and neither counted nor kept: the pool's places still bound it."""
+    store, config = bookkeeping.store(), current_app.config
+    pool = review.analysts(config)
+    try:
+        answer, reachable = answers.kept(store, asked), True
+    except StoreUnavailable:
+        answer, reachable = None, False
     if answer is None:
-        hour = int(now() // 3600)
-        if not bookkeeping.store().count(f"analysis#{played.header.seed.hex()}#{hour}",
-                                         current_app.config["ANALYSIS_PER_GAME_HOUR"],
-                                         (hour + 2) * 3600):
-            return _refused("TooMuchAnalysis", message("analysis_hour"), 429,
-                            (hour + 1) * 3600 - int(now()))
+        if reachable and not pool.queued(asked.key):  # a queued one has been counted
+            try:
+                if not answers.counted(store, played.header.seed, now(),
+                                       config["ANALYSIS_PER_GAME_HOUR"]):
+                    hour = int(now() // 3600)
+                    return _refused("TooMuchAnalysis", message("analysis_hour"), 429,
+                                    (hour + 1) * 3600 - int(now()))
+            except StoreUnavailable:
+                reachable = False
         try:
-            answer = work()
+            answer = pool.run(answers.work, asked, key=asked.key)
         except review.Busy as busy:
             return _refused("Busy", review.BUSY, 503, busy.retry_after)
-        with guard:
-            kept[key] = answer
-            if len(kept) > ANSWERS_KEPT:
-                kept.popitem(last=False)
-    response = jsonify(answer)
+        if reachable:
+            answers.keep(store, asked, answer, now())
+    response = jsonify(shape(answer))
     response.cache_control.private = True
     response.cache_control.max_age = 365 * 24 * 3600
     response.cache_control.immutable = True
+    return response
+
+
+def analyse_ahead(response, played: Game, since: int):
+    """``response``, which once sent queues what the game's review will ask for from step
+    ``since`` on (``review.ahead``: where there are analysis workers), so that it is kept
+    before anyone asks and the turn's answer waits for none of it. ``ANALYSIS_AHEAD`` says
+    whether (on; off in tests that don't switch it on: the suite's many turns would keep a
+    worker busy with full-size reviews)."""
+    config = current_app.config
+    if config.get("ANALYSIS_AHEAD", not current_app.testing):
+        moment = now()
+        response.call_on_close(lambda: review.ahead(played, since, config, moment))
     return response
 
 
@@ -597,11 +611,9 @@ def chances(token):
     page can ask after each of its own moves. From playing the rest of the game out with
     medium bots (``ANALYSIS_PLAYOUTS`` times, 300 by default, fewer when their steps reach
     ``ANALYSIS_BUDGET``: ``playouts`` says how many), seeded from the position, never from the
-    game's dice: the answer is the same for anyone, and cached for good."""
+    game's dice: the answer is the same for anyone, kept for everyone and cached for good."""
     played, _ = load(token, _keys())
     step = _step_arg(played)
-    config = current_app.config
-    playouts = config.get("ANALYSIS_PLAYOUTS", 300)
     steps = request.args.get("steps")
     if steps is not None:
         if "step" in request.args:
@@ -620,12 +632,9 @@ def chances(token):
         elif steps:
             raise TurnError(message("game_over"))
         step = len(played.match.steps)
-
-    def work():
-        odds, games = review.chances_at(played, step, playouts, config.get("ANALYSIS_BUDGET"),
-                                        review.analysts(config))
-        return {"step": step, "playouts": games, "chances": odds}
-    return _for_good(work, played)
+    asked = review.chances_question(played, review.state_at(played, step), current_app.config)
+    return _for_good(asked, played, lambda answer: {
+        "step": step, "playouts": answer["playouts"], "chances": answer["chances"]})
 
 
 MAX_STEPS_ARG = 8000  # characters of ``?steps=``: a long turn's steps, receipts included
@@ -643,24 +652,30 @@ def review_step(token):
     played, _ = load(token, _keys())
     i18n.use_table_lang(played.header.lang)  # unless ?lang= says otherwise
     step = _step_arg(played)
-    config = current_app.config
+    state = review.state_at(played, step)
+    asked = review.review_question(played, step, state, current_app.config)
+    return _for_good(asked, played, lambda answer: _review_view(played, step, state, answer))
 
-    def work():
-        done = review.review_at(played, step, config.get("REVIEW_PLAYOUTS"),
-                                config.get("REVIEW_EXTRA"), config.get("ANALYSIS_BUDGET"),
-                                review.analysts(config))
-        state, lang = done.pop("state"), i18n.page_lang()
-        color = played.header.seats[done["seat"]].color
-        moves = played.rules.legal_moves(state)
-        done["options"] = [
-            dict(move_view(played.rules, color, moves[o.index], lang), index=o.index,
-                 chance=None if o.chance is None else round(o.chance, 4),
-                 loss=None if o.loss is None else round(o.loss, 1), grade=o.grade,
-                 playouts=o.playouts, reasons=[i18n.say(r) for r in o.reasons],
-                 missed=list(o.missed))
-            for o in done["options"]]
-        return done
-    return _for_good(work, played)
+
+def _review_view(played: Game, step: int, state, answer: dict) -> dict:
+    """A kept review (the engine's figures for each option) in this request's words: each
+    option's move and what it missed next to the best."""
+    lang, rules = i18n.page_lang(), played.rules
+    color = played.header.seats[state.turn].color
+    moves = rules.legal_moves(state)
+    options = answer["options"]
+    return {
+        "step": step, "seat": state.turn, "played": played.match.steps[step][0],
+        "best": next(o["index"] for o in options if o["best"]),
+        "options": [dict(move_view(rules, color, moves[o["index"]], lang), index=o["index"],
+                         chance=None if o["chance"] is None else round(o["chance"], 4),
+                         loss=None if o["loss"] is None else round(o["loss"], 1),
+                         grade=o["grade"], playouts=o["playouts"], missed=o["missed"],
+                         reasons=[i18n.say(analysis.REASONS[rules.name][key])
+                                  for key in o["missed"]])
+                    for o in options],
+        "not_graded": [o["index"] for o in options if o["grade"] is None],
+        "playouts": sum(o["playouts"] for o in options)}
 
 
 @bp.post("/games/<token>/moves")
@@ -713,7 +728,7 @@ def finish(token):
     again = not played.over and played.match.turn == data["seat"]
     body["message"] = _send(played, mover, url, deliver=not again and _may_text(played, known))
     _deadline(body, played, _arrived(made, body["message"]))
-    return jsonify(body)
+    return analyse_ahead(jsonify(body), played, standing.step)
 
 
 class TooEarly(ValueError):
@@ -769,7 +784,8 @@ def absent(token):
     if absent_phone and current_app.config.get("PUBLIC_URL") and not played.header.seats[seat].out:
         text = sms.played_for_you_message(name, url, played.header.lang,
                                           away=seat in played.away())
-        texted = _outbox_send(played, absent_phone, text).status
+        texted = _outbox_send(played, absent_phone, text,
+                              played.header.seats[seat].whatsapp).status
     _deadline(body, played, arrived)
     return jsonify(_absent_view(body, seat, texted))
 
@@ -1095,10 +1111,15 @@ def _seat_changes(played: Game, changes, mover: int, first_turn: bool) -> list[S
                 raise BadRequest(message("bot_phone"))
         if not isinstance(name, str) or not isinstance(phone, (str, type(None))):
             raise BadRequest(message("seat_text"))
+        whatsapp = change.get("whatsapp", seat.whatsapp)
+        if type(whatsapp) is not bool:
+            raise BadRequest(message("whatsapp"))
+        whatsapp = whatsapp and phone is not None  # the choice goes with the number
         name = clean_name(name) or seat.name
         if name == clean_name(seat.name):  # as it was (a name from before the cleaning too)
             name = seat.name
-        if (name, phone) != (seat.name, seat.phone) and i != mover and not anyone:
+        if (name, phone, whatsapp) != (seat.name, seat.phone, seat.whatsapp) and i != mover \
+                and not anyone:
             raise NotYours(message("own_seat", name=seat.name))
         if name != seat.name and name.casefold() in {
                 clean_name(s.name).casefold() for j, s in enumerate(played.header.seats) if j != i}:
@@ -1107,7 +1128,8 @@ def _seat_changes(played: Game, changes, mover: int, first_turn: bool) -> list[S
             if phone and phone != seat.phone:
                 phone = sms.normalize_phone(phone, PHONE_REGION[played.header.lang],
                                             current_app.config["TEXT_COUNTRIES"])
-            seats.append(Seat(name=name, color=seat.color, bot=seat.bot, phone=phone))
+            seats.append(Seat(name=name, color=seat.color, bot=seat.bot, phone=phone,
+                              whatsapp=whatsapp))
         except ValueError as error:
             raise BadRequest(error.args[0]) from None
     return seats
@@ -1122,14 +1144,17 @@ def _send(played: Game, mover: str | None, url: str, deliver: bool = True) -> di
     if played.over:
         if played.header.game != "ludo":
             return {"to": None, "text": None, "status": "game-over", "error": None,
-                    "sms_href": None}
+                    "sms_href": None, "whatsapp_href": None, "whatsapp": False,
+                    "channel": None}
         # Nobody is texted; the page offers the host the final link (their rematch is there).
         host = played.header.seats[played.header.host]
         winner = played.header.seats[played.state.winner].name
         text = sms.results_message(winner, host.name, url + "?host=1",
                                    TITLES[played.header.game], played.header.lang)
         return {"to": host.name, "text": text, "status": "game-over", "error": None,
-                "sms_href": sms.sms_href(host.phone, text)}
+                "sms_href": sms.sms_href(host.phone, text),
+                "whatsapp_href": sms.whatsapp_href(host.phone, text),
+                "whatsapp": host.whatsapp, "channel": None}
     to = played.header.seats[played.match.turn]
     text = sms.turn_message(mover, to.name, url, TITLES[played.header.game],
                             played.header.lang)
@@ -1139,7 +1164,7 @@ def _send(played: Game, mover: str | None, url: str, deliver: bool = True) -> di
 def _text_to(played: Game, to: Seat, text: str, deliver: bool) -> dict:
     """Text ``to`` (when ``deliver`` and their number is known: through the outbox, once for
     this step of the game), or say how to send it."""
-    delivery = _outbox_send(played, to.phone, text) if deliver and to.phone \
+    delivery = _outbox_send(played, to.phone, text, to.whatsapp) if deliver and to.phone \
         else sms.Delivery("not-sent")
     return {
         "to": to.name,
@@ -1147,14 +1172,21 @@ def _text_to(played: Game, to: Seat, text: str, deliver: bool) -> dict:
         "status": delivery.status,
         "error": i18n.say(delivery.error) if delivery.error else None,
         "sms_href": sms.sms_href(to.phone, text),
+        # WhatsApp's click-to-chat address; ``whatsapp``: the player chose it (the page offers
+        # it first); ``channel``: how the server sent it ("sms", "whatsapp"; None: it didn't).
+        "whatsapp_href": sms.whatsapp_href(to.phone, text),
+        "whatsapp": to.whatsapp,
+        "channel": delivery.channel if delivery.status == "sent" else None,
     }
 
 
-def _outbox_send(played: Game, phone: str, text: str) -> sms.Delivery:
-    """Text through the outbox, for this step of the game. The game has moved on already when
-    this runs: a store that fails now costs the text (sent by hand), not the turn."""
+def _outbox_send(played: Game, phone: str, text: str, whatsapp: bool = False) -> sms.Delivery:
+    """Text (or, for a player who chose it, send by WhatsApp) through the outbox, for this step
+    of the game. The game has moved on already when this runs: a store that fails now costs
+    the text (sent by hand), not the turn."""
     try:
-        return outbox().send(played.header.seed, len(played.match.steps), phone, text)
+        return outbox().send(played.header.seed, len(played.match.steps), phone, text,
+                             whatsapp, played.header.lang)
     except StoreUnavailable:
         return sms.Delivery("failed", error=sms.SERVICE_DOWN)
 

@@ -16,13 +16,13 @@ from app.engine.games import NAMES as GAMES, TITLES, rules_for
 from app.engine.text import N_
 from app.link import LANGUAGES, LinkError
 from app.play import ClaimMissed, Game, TurnError
-from app.web import ROOT, room_api
+from app.web import ROOT, preview, room_api
 from app.web.limits import limits
 from app.store import StoreUnavailable
 from app.web.api import (STATUS, BadRequest, MovedOn, NotHost, NotJson, NotYours, TableFull,
                          TooEarly, WrongSeat, begin, bot_name, default_name, ludo_options, message,
                          new_game as create_game, parse_deadline, parse_host, parse_lang,
-                         parse_players, parse_settings)
+                         parse_players, parse_settings, public_url)
 
 bp = Blueprint("pages", __name__)
 
@@ -43,6 +43,14 @@ ROOM_TIMER_CHOICES = (("", N_("The game's own")),
 @bp.app_context_processor
 def product():
     return {"product": PRODUCT}
+
+
+@bp.app_context_processor
+def link_preview():
+    """What link preview fetchers show of any page: Boardpass's own preview (a game's page and
+    a room's give their own: ``preview`` when rendered)."""
+    return {"preview": preview.tags(preview.generic_words(i18n.page_lang()), None,
+                                    public_url("preview.generic_image"))}
 
 
 @bp.app_context_processor
@@ -152,10 +160,13 @@ def new_game():
                 if game == "ludo" and form.get("lu_host") == str(i):
                     host = len(players)
                 bot = form.get(f"{prefix}bot{i}") or None  # a strength, or a human
+                phone = form.get(f"{prefix}phone{i}", "")
                 players.append({"name": form.get(f"{prefix}name{i}", "").strip() or
                                 ("" if bot else default_name(i + 1, lang)),
-                                "color": form.get(f"{prefix}color{i}"),
-                                "phone": form.get(f"{prefix}phone{i}", ""), "bot": bot})
+                                "color": form.get(f"{prefix}color{i}"), "phone": phone,
+                                "bot": bot,  # "By WhatsApp" goes with a number, if one is typed
+                                "whatsapp": bool(form.get(f"{prefix}whatsapp{i}") and
+                                                 phone.strip() and not bot)})
                 numbers.append(i + 1)
         seats = parse_players(game, players, options, lang, numbers)
         host = parse_host(game, host, players, seats, options)
@@ -214,10 +225,16 @@ def board_url(played: Game) -> str:
 
 @bp.get("/g/<token>")
 def game(token):
-    played = Game.from_token(token, current_app.config["KEYS"])  # errors: see link_error
+    watch = preview.Watch()  # what the last turn did, for the preview's description
+    played = Game.from_token(token, current_app.config["KEYS"], watch)  # errors: link_error
     i18n.use_table_lang(played.header.lang)  # the table's language, unless ?lang= switches
     lang = i18n.page_lang()
+    # The link's preview, in the table's language: the head's tags (base.html).
+    shown = preview.tags(preview.words(played, played.header.lang, watch),
+                         public_url("pages.game", token=token),
+                         public_url("preview.game_image", token=token))
     return render_template("game.html", game=played, token=token, board_url=board_url(played),
+                           preview=shown,
                            title=TITLES[played.header.game],
                            rules_url=_rules_url(played.header.game, lang),
                            colors=[i18n.translate(name, lang)
@@ -251,10 +268,15 @@ def find_room():
 def room(code):
     """A live room: the page (static/js/room.js) polls the room and plays in it."""
     found = room_api.find(code)  # 404 page: no such room
-    played = Game.from_token(found.token, current_app.config["KEYS"])
+    watch = preview.Watch()
+    played = Game.from_token(found.token, current_app.config["KEYS"], watch)
     i18n.use_table_lang(played.header.lang)
     lang = i18n.page_lang()
+    shown = preview.tags(preview.words(played, played.header.lang, watch, room=found.code),
+                         room_api.room_url(found.code),
+                         public_url("preview.room_image", code=found.code))
     return render_template("room.html", game=played, room=found, board_url=board_url(played),
+                           preview=shown,
                            room_url=room_api.room_url(found.code),
                            title=TITLES[played.header.game],
                            rules_url=_rules_url(played.header.game, lang))
@@ -303,7 +325,16 @@ def _changelog_html() -> str:
 @bp.app_errorhandler(LinkError)
 def link_error(error):
     status = STATUS.get(type(error).__name__, 400)
+    if fetched_for_preview():
+        status = 200  # Boardpass's own preview, not an error (previews.md)
     return _error(N_("This link doesn't work"), error.args[0], status, type(error).__name__)
+
+
+def fetched_for_preview() -> bool:
+    """A page a link preview fetcher asks for: it gets Boardpass's own preview (the error
+    page carries it) with 200, since some show nothing, or an error, for an error's status."""
+    return request.method in ("GET", "HEAD") and not request.path.startswith("/api/") and \
+        preview.fetcher()
 
 
 @bp.app_errorhandler(BadRequest)

@@ -107,7 +107,8 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         "seats": [
             {"seat": i, "name": s.name, "color": names[s.color], "bot": s.bot,
              "strength": BOT_LEVELS.get(s.bot),
-             "has_phone": s.phone is not None, "medals": list(s.medals), "won": list(won[i]),
+             "has_phone": s.phone is not None, "whatsapp": s.whatsapp,
+             "medals": list(s.medals), "won": list(won[i]),
              "waiting": i in getattr(state, "waiting", ()), "out": i in out,
              "away": i in away, "missed": game.missed(i) if header.deadline else 0}
             for i, s in enumerate(header.seats)

@@ -461,6 +461,8 @@ function seatChanges() {
     const stop = fields.querySelector("[name=nophone]");
     if (phone) change.phone = phone;
     else if (stop && stop.checked) change.phone = null;
+    const whatsapp = fields.querySelector("[name=whatsapp]");  // it goes with a number
+    if (whatsapp) change.whatsapp = whatsapp.checked;
     return change;
   });
 }
@@ -488,7 +490,8 @@ function showSend(next, creating = false) {
   } else if (msg.status === "game-over") {
     $("sendmsg").textContent = TEXT.gameOver(nameOf(next, next.winner));
   } else if (msg.status === "sent") {
-    $("sendmsg").textContent = TEXT.texted(msg.to);
+    $("sendmsg").textContent = msg.channel === "whatsapp" ? TEXT.sentWhatsApp(msg.to)
+      : TEXT.texted(msg.to);
   } else if (msg.status === "failed") {
     $("sendmsg").textContent = TEXT.sendYourself(msg.error);
   } else if (again) {
@@ -503,11 +506,19 @@ function showSend(next, creating = false) {
   const offer = msg.sms_href && msg.status !== "sent" && !local && !(results && hostHere) &&
     !again;
   $("sms").hidden = !offer;
+  $("whatsapp").hidden = !(offer && msg.whatsapp_href);
   $("share").hidden = true;
   if (offer) {
     $("sms").href = msg.sms_href;
-    $("sms").textContent = TEXT.sendTo(msg.to);
+    if (msg.whatsapp_href) $("whatsapp").href = msg.whatsapp_href;
   }
+  // WhatsApp first at Spanish tables (their players message by WhatsApp) and for a player who
+  // chose it; the first way is the primary one.
+  const whatsappFirst = next.lang === "es" || !!msg.whatsapp;
+  if (whatsappFirst) $("sms").before($("whatsapp"));
+  else $("whatsapp").before($("sms"));
+  $("whatsapp").classList.toggle("primary", whatsappFirst);
+  $("sms").classList.toggle("primary", !whatsappFirst);
   if (navigator.share && msg.text && !(results && hostHere) && !again) {
     $("share").hidden = false;
     $("share").onclick = () => navigator.share({ text: msg.text }).catch(() => {});
@@ -658,7 +669,10 @@ async function addPlayer(event) {
   problem.hidden = true;
   if (!color) { problem.textContent = TEXT.chooseColor(); problem.hidden = false; return; }
   const player = { name: form.elements.name.value, color: color.value };
-  if (form.elements.phone.value.trim()) player.phone = form.elements.phone.value.trim();
+  if (form.elements.phone.value.trim()) {
+    player.phone = form.elements.phone.value.trim();
+    player.whatsapp = form.elements.whatsapp.checked;
+  }
   busy = true;
   form.querySelector("button").disabled = true;
   say(TEXT.adding());

@@ -1,8 +1,10 @@
 // Chance to win, move review and the game's stats, asked of the server by this page: one
-// position (/chances) or one decision (/review) per request, never computed by the turn's handler
-// nor carried in the link (docs/analysis.md, "Where the work runs"). The answers depend only on
-// the game, so they are kept: in memory by URL, and reviews and the luck positions in this
-// browser's localStorage by game and step, so nothing is computed twice. Each answer has a
+// position (/chances) or one decision (/review) per request, never in the turn's answer nor
+// carried in the link (docs/analysis.md, "Where the work runs"). The answers depend only on the
+// position: the server keeps each for every phone (a sent turn's may be worked out before anyone
+// asks), and this page keeps them too, in memory by URL, and reviews and the luck positions in
+// this browser's localStorage by game and step, so nothing is asked twice. The mover's page asks
+// for the reviews of its moves as soon as the turn is sent (markDecision). Each answer has a
 // budget on the server: a review may leave options it couldn't reach "not graded" (the move
 // played is graded first), and a server whose analysis is full answers 503 with Retry-After,
 // which is waited out a few times before giving up.
