@@ -2,4 +2,4 @@
 
 from app import native
 
-native.use_current()  # an engine module built from an older source runs from its source
+native.use_current()  # the compiled engine only if every module is built from today's source

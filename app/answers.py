@@ -7,7 +7,8 @@ never from a game's dice, and the budget is a count, not a clock. So it is kept 
 of exactly those, never of a link: two games that reach the same position share it, any phone
 finds it, and an entry holds nothing secret (no link, seed, name or dice to come). What is kept
 is the engine's result without words; move labels and reasons are the asker's language, added
-per request (docs/analysis.md, "Where the work runs").
+per request (docs/analysis.md, "Where the work runs"). A game's luck (``luck_question``) is the
+one answer about a whole game rather than a position, kept the same way.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import json
 import threading
 from dataclasses import dataclass
 
+from app import luck
 from app.engine import analysis
+from app.engine.dice import game_secret
 from app.engine.games import rules_for
 from app.store import Store, StoreUnavailable, open_store
 
@@ -29,7 +32,7 @@ ANSWER_DAYS = 365
 # A review holds every option's figures: about 120 bytes each, and the widest decisions have
 # a dozen or so. An answer past this (far under DynamoDB's 400 KB item) is given, not kept.
 MAX_ANSWER_BYTES = 32 * 1024
-KINDS = ("chances", "review")
+KINDS = ("chances", "review", "luck")
 
 
 @dataclass(frozen=True)
@@ -48,18 +51,39 @@ class Question:
 def question(kind: str, game: str, options: int, state, **settings) -> Question:
     """The question and its store key: a SHA-256 of the position's notation, the table, the
     kind, the settings and the engine's ``VERSION``."""
-    assert kind in KINDS
+    assert kind in ("chances", "review")
     position = rules_for(game, options).format(state)
+    return Question(_key(kind, game, options, position, settings), kind, game, options, state,
+                    settings)
+
+
+def luck_question(game) -> Question:
+    """Each player's luck over a link's ``game`` (``app.luck``). Unlike a position's answers it
+    depends on the whole game: every roll, drawn from the game's dice secret. So its key is a
+    digest of that secret (a one-way digest: the entry still tells nothing of the dice), the
+    seats' colors and comings and goings, and every step; the question carries what a worker
+    needs to replay the game, never the link's keys."""
+    header = game.header
+    secret = game_secret(game.keys.dice, header.seed)
+    steps = list(game.match.steps)
+    table = [header.rules_version, [[s.color, s.joined, s.out] for s in header.seats],
+             hashlib.sha256(secret).hexdigest(), steps]
+    return Question(_key("luck", header.game, header.options, table, {}), "luck", header.game,
+                    header.options, (header, secret, steps), {})
+
+
+def _key(kind: str, game: str, options: int, position, settings: dict) -> str:
     text = json.dumps([analysis.VERSION, kind, game, options, position, settings],
                       sort_keys=True, separators=(",", ":"))
-    key = "answer#" + hashlib.sha256(text.encode()).hexdigest()
-    return Question(key, kind, game, options, state, settings)
+    return "answer#" + hashlib.sha256(text.encode()).hexdigest()
 
 
 def work(asked: Question) -> dict:
     """Work the answer out (the engine's playouts: a budget of CPU). A chance: ``chances`` and
     the games played out; a review: every option's figures (``analysis.Option`` without its
-    words), in the canonical order of the legal moves."""
+    words), in the canonical order of the legal moves; luck: each seat's, and its rolls."""
+    if asked.kind == "luck":
+        return luck.replayed_luck(*asked.state)
     rules = rules_for(asked.game, asked.options)
     if asked.kind == "chances":
         odds, games = analysis.counted_chances(rules, asked.state, **asked.settings)

@@ -238,6 +238,13 @@ def _a_turn(played: Game) -> tuple[str, int, list]:
     start = len(history) // 2
     while history[start][0] != "roll" or history[start - 1][1] == history[start][1]:
         start += 1
+    return turn_at(played, start)
+
+
+def turn_at(played: Game, start: int) -> tuple[str, int, list]:
+    """The link of a finished game at the turn that begins at step ``start``, its seat to move
+    and that seat's whole turn as the API takes it."""
+    history = played.match.history
     seat = history[start][1]
     middle = link.encode(played.header, played.match.steps[:start], played.keys)
     turn = []
@@ -724,9 +731,12 @@ def main(argv: list[str] | None = None) -> int:
     ben = commands.add_parser("bench", help="engine speed, handler cost, link size, and a turn "
                                 "followed by five bot turns; rooms: live rooms polled and played "
                                 "through a threaded server on 127.0.0.1 (app/room_bench.py)")
-    ben.add_argument("what", nargs="?", choices=["rooms", "previews"],
+    ben.add_argument("what", nargs="?", choices=["rooms", "previews", "review"],
                      help="rooms: the live rooms bench; previews: drawing the link preview "
-                          "images (without it: the engine's)")
+                          "images; review: a game's review ready after its last move, through "
+                          "a threaded server (app/review_bench.py) (without it: the engine's)")
+    ben.add_argument("--every", type=float, default=3.0,
+                     help="review: seconds between the people's turns")
     ben.add_argument("--games", type=int,
                      help="engine: games per table (default 100); previews: random games per "
                           "board, 8 links each (default 10)")
@@ -868,6 +878,11 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "bench" and args.what == "previews":
             for game, players in BENCH_TABLES:
                 print(_lines(preview_bench(game, players, args.games or 10)))
+        elif args.command == "bench" and args.what == "review":
+            from app.review_bench import review_bench
+
+            for figures in review_bench(args.every):
+                print(_lines(figures))
         elif args.command == "previews":
             print("\n".join(write_previews(args.out)))
         elif args.command == "bench":

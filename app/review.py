@@ -117,8 +117,9 @@ def _setting(config, name: str, default: int) -> int:
 
 
 def ahead(game: Game, since: int, config, now: float) -> int:
-    """Queue what the finished game's review will ask for from step ``since`` on (the reviews
-    of people's decisions, then the chances where turns begin) with the analysis workers, to
+    """Queue what the pages will ask for from step ``since`` on (the reviews of people's
+    decisions, for the feed and the finished game's review, then the chances where the next
+    turn begins, for the next player's pills) with the analysis workers, to
     be worked out and kept in the store at ``STORE_URL``, within the game's
     ``ANALYSIS_PER_GAME_HOUR``; how many were queued. None without workers (Lambda: the pages
     ask), nor past their backlog."""
@@ -127,7 +128,7 @@ def ahead(game: Game, since: int, config, now: float) -> int:
         return 0
     reviews = [step for step, _ in decisions(game) if step >= since]
     history = game.match.history
-    starts = [step for step, _ in turn_starts(game)[:-1] if step >= since]
+    starts = []
     if game.over or not history or history[-1][1] != game.match.turn:  # not a turn going on
         starts.append(len(history))
     states = states_at(game, reviews + starts)

@@ -119,8 +119,8 @@ def test_a_review_is_worked_out_once_whichever_link_and_language_asks(store_url,
 
 def test_a_turn_s_reviews_and_chances_are_kept_before_anyone_asks(store_url, worked):
     """Where the server has analysis workers, a sent turn's decisions are reviewed (and the
-    chances where turns begin worked out) in the background: the finished game's review then
-    finds them kept."""
+    chances where the next turn begins worked out) in the background: the finished game's
+    review and the next player's pills then find them kept."""
     token, seat, steps, choices = turn_with_a_choice(1)
     sender = phone(store_url, ANALYSIS_WORKERS=1, ANALYSIS_AHEAD=True)
     # Buffered: the test client closes the answer once read, as a server does once it is sent.
@@ -129,11 +129,10 @@ def test_a_turn_s_reviews_and_chances_are_kept_before_anyone_asks(store_url, wor
     assert sent.status_code == 200
     game = Game.from_token(sent.json["token"], KEYS)
     config = sender.application.config
-    began = len(Game.from_token(token, KEYS).match.steps)
     wanted = [review.review_question(game, step, review.state_at(game, step), config)
               for step in choices]
     wanted += [review.chances_question(game, review.state_at(game, step), config)
-               for step in (began, len(game.match.steps))]
+               for step in (len(game.match.steps),)]
     store = open_store(store_url)
     deadline = time.monotonic() + 60  # a worker's start and a few small answers: seconds
     while any(store.get(q.key) is None for q in wanted) and time.monotonic() < deadline:
@@ -143,9 +142,7 @@ def test_a_turn_s_reviews_and_chances_are_kept_before_anyone_asks(store_url, wor
     later = phone(store_url)
     for step in choices:
         assert later.get(f"/api/games/{sent.json['token']}/review?step={step}").status_code == 200
-    for step in (began, len(game.match.steps)):
-        assert later.get(f"/api/games/{sent.json['token']}/chances?step={step}"
-                         ).status_code == 200
+    assert later.get(f"/api/games/{sent.json['token']}/chances").status_code == 200
     assert worked == [] and spent(store_url, game) == len(wanted)
 
 
@@ -194,6 +191,7 @@ def test_a_kept_answer_is_no_way_around_a_tampered_link_or_step(store_url):
     assert client.get(f"/api/games/{good}/review?step={choices[0]}").status_code == 200
     bad = good[:20] + ("A" if good[20] != "A" else "B") + good[21:]
     for url in (f"/api/games/{bad}/review?step={choices[0]}", f"/api/games/{bad}/chances",
+                f"/api/games/{bad}/luck", f"/api/games/{good[:-30]}/luck",
                 f"/api/games/{good}/review?step={roll}",  # a roll: no choice to review
                 f"/api/games/{good}/review?step=99999", f"/api/games/{good}/chances?step=-1"):
         answer = client.get(url)
@@ -215,3 +213,21 @@ def test_past_the_backlog_a_turn_queues_nothing_and_the_page_still_gets_its_revi
     assert spent(store_url, game) == 0  # nothing worked out ahead
     answer = sender.get(f"/api/games/{sent['token']}/review?step={choices[0]}")
     assert answer.status_code == 200 and spent(store_url, game) == 1
+
+
+def test_a_games_luck_asked_a_thousand_times_is_worked_out_once(store_url, worked):
+    """Luck is about a whole game, not a position: kept under the game (its dice secret's
+    digest and its steps), counted like any answer, so asking again costs one read."""
+    token, seat, steps, _ = turn_with_a_choice(6)
+    game = Game.from_token(token, KEYS)
+    game.play_turn(seat, steps)
+    client = phone(store_url)
+    answers_seen = {client.get(f"/api/games/{game.token()}/luck").get_data()
+                    for _ in range(1000)}
+    assert len(answers_seen) == 1 and len(worked) == 1 and spent(store_url, game) == 1
+    kept = open_store(store_url).get(answers.luck_question(game).key)
+    assert kept is not None and game.token() not in str(kept.data)
+    # The same game one step further is another answer, counted: past the hour, refused.
+    game.step(0)
+    refused = phone(store_url, ANALYSIS_PER_GAME_HOUR=1).get(f"/api/games/{game.token()}/luck")
+    assert refused.status_code == 429 and len(worked) == 1

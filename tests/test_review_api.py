@@ -188,3 +188,30 @@ def test_answers_are_cached_by_the_browser_only_and_their_language_is_in_the_url
     assert spanish_browser.json == plain.json
     spanish = fast.get(f"/api/games/{token}/review?step={step}&lang=es").json
     assert [o["label"] for o in spanish["options"]] != [o["label"] for o in plain.json["options"]]
+
+
+def test_a_games_luck_is_one_answer_that_matches_its_replay_and_is_kept(fast, finished):
+    from app import answers
+    from app.luck import game_luck
+    from app.web import bookkeeping
+
+    token = finished.token()
+    answer = fast.get(f"/api/games/{token}/luck")
+    assert answer.status_code == 200
+    assert "immutable" in answer.headers["Cache-Control"]
+    expected = game_luck(finished)
+    assert answer.json == dict(expected, step=len(finished.match.steps))
+    assert sum(answer.json["rolls"]) > 50 and len(answer.json["luck"]) == 3
+    with fast.application.app_context():
+        kept = answers.kept(bookkeeping.store(), answers.luck_question(finished))
+    assert kept == expected  # kept for every phone, nothing of the link in it
+    assert token not in str(kept)
+
+
+def test_luck_so_far_changes_as_the_game_goes_on(fast, finished):
+    steps = len(finished.match.steps)
+    short = link.encode(finished.header, finished.match.steps[:steps // 2], KEYS)
+    half = fast.get(f"/api/games/{short}/luck").json
+    full = fast.get(f"/api/games/{finished.token()}/luck").json
+    assert half["step"] == steps // 2 < full["step"] == steps
+    assert sum(half["rolls"]) < sum(full["rolls"])

@@ -45,8 +45,7 @@ gets the same answer. A review plays its options out in ``order`` (the move play
 medium's favourites), with fewer playouts each when games are long; options the budget doesn't
 reach are not graded (``Option.graded``). Details in ``review``.
 
-Luck is the page's: from the chances where turns begin and the reviews' losses
-(docs/analysis.md).
+Luck is measured without playouts, by the static evaluation (``evaluation.roll_luck``).
 """
 
 from __future__ import annotations

@@ -637,6 +637,17 @@ def chances(token):
         "step": step, "playouts": answer["playouts"], "chances": answer["chances"]})
 
 
+@bp.get("/games/<token>/luck")
+def luck(token):
+    """Each player's luck over the game so far, in points of chance to win (``luck``: per seat,
+    the sum over its rolls of how much better that roll was than the average roll, by the
+    static evaluation; ``rolls``: how many it made). One replay, no playouts; kept, counted
+    and cached for good like ``chances``."""
+    played, _ = load(token, _keys())
+    return _for_good(answers.luck_question(played), played,
+                     lambda answer: dict(answer, step=len(played.match.steps)))
+
+
 MAX_STEPS_ARG = 8000  # characters of ``?steps=``: a long turn's steps, receipts included
 
 

@@ -2,8 +2,9 @@
 // position (/chances) or one decision (/review) per request, never in the turn's answer nor
 // carried in the link (docs/analysis.md, "Where the work runs"). The answers depend only on the
 // position: the server keeps each for every phone (a sent turn's may be worked out before anyone
-// asks), and this page keeps them too, in memory by URL, and reviews and the luck positions in
-// this browser's localStorage by game and step, so nothing is asked twice. The mover's page asks
+// asks), and this page keeps them too, in memory by URL, and reviews and the game's luck in
+// this browser's localStorage by game and step, so nothing is asked twice. The luck is one
+// request for the whole game (/luck: measured by a static evaluation, no playouts). The mover's page asks
 // for the reviews of its moves as soon as the turn is sent (markDecision). Each answer has a
 // budget on the server: a review may leave options it couldn't reach "not graded" (the move
 // played is graded first), and a server whose analysis is full answers 503 with Retry-After,
@@ -19,8 +20,6 @@ const TEXT = {
   reviewing: () => _("Reviewing…"),
   progress: (done, total) => _("Reviewing the game: %(done)s of %(total)s moves",
     { done, total }),
-  luckProgress: (done, total) => _("Measuring the luck: %(done)s of %(total)s turns",
-    { done, total }),
   failed: (error) => _("The review stopped: %(error)s", { error }),
   lost: (points) => _("%(points)s points lost", { points }),
   better: (move) => _("Better: %(move)s", { move }),
@@ -28,7 +27,7 @@ const TEXT = {
   and: (list, last) => _("%(list)s and %(last)s", { list, last }),
 };
 
-const PARALLEL = 3;  // requests at once (reviews and the luck positions; the pills go on their own)
+const PARALLEL = 3;  // requests at once (reviews and the luck; the pills go on their own)
 const RETRIES = 4;   // 503s (the server's analysis is full) waited out before giving up
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
@@ -156,9 +155,11 @@ export function reviewOf(v, step) {
     });
 }
 
-function chanceOf(v, step) {
-  return once(`boardpass:chance:${gameKey(v)}:${step}`, Array.isArray,
-    async () => (await getJSON(chancesAt(v.token, step))).chances);
+// Each player's luck over the game `v` (its link), in points of chance to win.
+function luckOf(v) {
+  const steps = v.turns[v.turns.length - 1][0];
+  return once(`boardpass:luck:${gameKey(v)}:${steps}`, Array.isArray,
+    async () => (await getJSON(`/api/games/${v.token}/luck`)).luck);
 }
 
 // Grade a feed line (a person's move at `step` of `v`): "Reviewing…", then Good, Misstep,
@@ -200,19 +201,18 @@ export function showGameReview(v) {
 
 async function reviewGame(v) {
   const reviews = new Map();   // step -> the review of the decision there
-  const odds = new Map();      // step -> each seat's chance there (where turns begin)
-  const starts = [...new Set(v.turns.map(([step]) => step))];
+  let luck = null;             // each seat's luck, once in
   let failure = null;
   const draw = () => {
-    drawStats(v, reviews, odds);
+    drawStats(v, reviews, luck);
     drawMistakes(v, reviews);
-    drawProgress(v, reviews, odds, starts, failure);
+    drawProgress(v, reviews, failure);
   };
   draw();
-  // Reviews first (they are asked first, and run first), then the positions for luck.
+  // The luck first (one quick answer), then the reviews.
   const jobs = [
+    luckOf(v).then((list) => { luck = list; }),
     ...v.decisions.map(([step]) => reviewOf(v, step).then((r) => reviews.set(step, r))),
-    ...starts.map((step) => chanceOf(v, step).then((list) => odds.set(step, list))),
   ].map((job) => job.then(draw));
   const results = await Promise.allSettled(jobs);
   const failed = results.find((r) => r.status === "rejected");
@@ -222,20 +222,17 @@ async function reviewGame(v) {
   }
 }
 
-function drawProgress(v, reviews, odds, starts, failure) {
+function drawProgress(v, reviews, failure) {
   const line = $("reviewprogress");
   line.classList.toggle("error", !!failure);
   if (failure) line.textContent = TEXT.failed(failure);
-  else if (reviews.size < v.decisions.length) {
-    line.textContent = TEXT.progress(reviews.size, v.decisions.length);
-  } else if (odds.size < starts.length) {
-    line.textContent = TEXT.luckProgress(odds.size, starts.length);
-  }
-  line.hidden = !failure && reviews.size === v.decisions.length && odds.size === starts.length;
+  else line.textContent = TEXT.progress(reviews.size, v.decisions.length);
+  line.hidden = !failure && reviews.size === v.decisions.length;
 }
 
 // One row per player: [acc, blunders, missteps, missed kills, points lost, luck], each null
-// while unknown (still being reviewed) and "—" for bots (their moves aren't graded).
+// while unknown (still being reviewed). Bots' moves aren't graded ("—"), but the dice are
+// theirs as much as anyone's: their luck is shown.
 const COLUMNS = [
   { best: Math.max, text: (n) => `${n}%` },
   { best: Math.min }, { best: Math.min }, { best: Math.min },
@@ -243,11 +240,12 @@ const COLUMNS = [
   { best: Math.max, text: (n) => (n > 0 ? `+${n.toFixed(1)}` : n < 0 ? `−${(-n).toFixed(1)}` : "0.0") },
 ];
 
-function playerStats(v, reviews, odds, seat) {
-  if (v.seats[seat].bot) return COLUMNS.map(() => "—");
+function playerStats(v, reviews, luck, seat) {
+  const lucky = luck ? luck[seat] : null;
+  if (v.seats[seat].bot) return [...COLUMNS.slice(1).map(() => "—"), lucky];
   const steps = v.decisions.filter(([, s]) => s === seat).map(([step]) => step);
   const mine = steps.map((step) => reviews.get(step));
-  if (mine.some((r) => !r)) return COLUMNS.map(() => null);
+  if (mine.some((r) => !r)) return [...COLUMNS.slice(1).map(() => null), lucky];
   const count = (test) => mine.filter(test).length;
   const graded = count((r) => r.grade);  // moves not graded count in no column
   const lost = Math.round(mine.reduce((sum, r) => sum + (r.loss || 0), 0) * 10) / 10;
@@ -257,29 +255,12 @@ function playerStats(v, reviews, odds, seat) {
     count((r) => r.grade === "misstep"),
     count((r) => r.missed.includes("capture")),
     lost,
-    luckOf(v, reviews, odds, seat),
+    lucky,
   ];
 }
 
-// Luck, in points: over the player's turns, their chance to win at the turn's end minus at its
-// start, plus what their own moves gave up in it: what the dice, not the moves, changed.
-function luckOf(v, reviews, odds, seat) {
-  let luck = 0;
-  for (let k = 0; k + 1 < v.turns.length; k++) {
-    const [start, who] = v.turns[k];
-    if (who !== seat) continue;
-    const end = v.turns[k + 1][0];
-    if (!odds.has(start) || !odds.has(end)) return null;
-    luck += 100 * (odds.get(end)[seat] - odds.get(start)[seat]);
-    for (const [step, s] of v.decisions) {
-      if (s === seat && step >= start && step < end) luck += reviews.get(step).loss || 0;
-    }
-  }
-  return Math.round(luck * 10) / 10;
-}
-
-function drawStats(v, reviews, odds) {
-  const rows = v.seats.map((_seat, seat) => playerStats(v, reviews, odds, seat));
+function drawStats(v, reviews, luck) {
+  const rows = v.seats.map((_seat, seat) => playerStats(v, reviews, luck, seat));
   // Gold leads a column once all of it is known, and only where players differ.
   const leads = COLUMNS.map((column, c) => {
     const values = rows.map((row) => row[c]);

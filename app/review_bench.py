@@ -1,0 +1,144 @@
+"""A finished game's review, ready when the game ends: ``python -m app bench review``.
+
+A threaded server on 127.0.0.1 (``app.analysis_load.serve``: Werkzeug's, a new SQLite store,
+the default analysis workers and their work ahead) is sent a whole game of people's turns, one
+turn every ``every`` seconds, as the players' pages send them: open the link, then ``/turn``.
+The moves are medium's (people who play sensibly), from a game played here first. At the last
+turn's answer the clock starts, and the finished game's page asks what it shows: the game's luck
+and the review of every decision, three at a time, waiting out a 503's Retry-After as the page
+does. Reported per table: the decisions, the seconds until all of it was answered after the
+last move, and the slowest single answer. The issue's aim: within 10 s of the last move of a
+60-decision game.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from app.analysis_load import KEYS_LABEL, _request
+
+PARALLEL = 3  # the page's requests at once (static/js/review.js)
+PEOPLE = 2  # the people at each table; the other seats are medium bots
+MEDIUM = 2  # the bots' level (app.engine.bots)
+
+
+def medium_game(game: str, players: int, number: int):
+    """A finished game of two people, whose every choice is medium's, and medium bots in the
+    other seats (the server plays the bots' turns after each of theirs)."""
+    from dataclasses import replace
+
+    from app.cli import table_options
+    from app.engine import bots
+    from app.engine.core import MOVE
+    from app.keys import Keys
+    from app.play import Game, demo_seats, simulation_seed
+
+    options = table_options(game, players)
+    seats = [seat if i < PEOPLE else replace(seat, bot=MEDIUM)
+             for i, seat in enumerate(demo_seats(game, players, options))]
+    played = Game.new(game, seats, Keys.for_tests(KEYS_LABEL),
+                      seed=simulation_seed("bench/review", number), options=options)
+    played.play_bots()
+    while not played.over:
+        match = played.match
+        moves = match.legal_moves() if match.phase == MOVE else ()
+        played.step(bots.medium(played.rules, match.state, moves) if len(moves) > 1 else 0)
+        played.play_bots()
+    return played
+
+
+def _turns(played) -> list[tuple[str, int, list]]:
+    """Each person's turn of ``played`` as their page sends it: the link at its start, the
+    seat, the steps."""
+    from app.cli import turn_at
+
+    history, seats = played.match.history, played.header.seats
+    starts = [step for step in range(len(history))
+              if history[step][0] == "roll" and not seats[history[step][1]].bot and
+              (step == 0 or history[step - 1][1] != history[step][1])]
+    return [turn_at(played, start) for start in starts]
+
+
+def _ask_all(port: int, urls: list[str]) -> list[float]:
+    """Every URL asked, ``PARALLEL`` at a time (a 503 asked again after its Retry-After): each
+    one's seconds until answered."""
+    def ask(url: str) -> float:
+        start = time.perf_counter()
+        while True:
+            status, headers, _ = _request(port, "GET", url)
+            if status == 200:
+                return time.perf_counter() - start
+            if status != 503:
+                raise RuntimeError(f"{url[:60]}…: {status}")
+            time.sleep(float(headers.get("Retry-After", 3)))
+
+    with ThreadPoolExecutor(PARALLEL) as pool:
+        return list(pool.map(ask, urls))
+
+
+def review_ready(game: str, players: int, every: float, number: int = 0) -> dict:
+    """One table's game played through a fresh server, and its review asked after the last move
+    (see the module's docstring)."""
+    from app import review
+
+    played = medium_game(game, players, number)
+    turns = _turns(played)
+    decisions = review.decisions(played)
+    token = played.token()
+    asks = [f"/api/games/{token}/luck"] + \
+        [f"/api/games/{token}/review?step={step}&lang=en" for step, _ in decisions]
+    with tempfile.TemporaryDirectory() as folder:
+        port_file = os.path.join(folder, "port")
+        server = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from app.analysis_load import serve; "
+             "serve(sys.argv[1], None)", port_file])
+        try:
+            while not os.path.exists(port_file) or not open(port_file).read():
+                if server.poll() is not None:
+                    raise RuntimeError("the server didn't start")
+                time.sleep(0.05)
+            port = int(open(port_file).read())
+            start = time.perf_counter()
+            for number, (link, seat, steps) in enumerate(turns):
+                time.sleep(max(0.0, start + number * every - time.perf_counter()))
+                status, _, _ = _request(port, "GET", f"/api/games/{link}")
+                assert status == 200, status
+                status, _, _ = _request(port, "POST", f"/api/games/{link}/turn",
+                                        {"seat": seat, "steps": steps})
+                assert status == 200, status
+            last = time.perf_counter()
+            took = _ask_all(port, asks)
+            ready = time.perf_counter() - last
+        finally:  # as Ctrl-C stops it: the server stops its analysis workers
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+    return {"game": game, "players": players, "turns": len(turns),
+            "decisions": len(decisions), "turn_every_s": every,
+            "review_ready_s": round(ready, 2), "slowest_answer_s": round(max(took), 2)}
+
+
+TABLES = [("parcheesi", 4), ("red-arse", 4), ("ludo", 4)]
+
+
+def review_bench(every: float = 3.0, tables=TABLES) -> list[dict]:
+    """``review_ready`` for each table: the first of ``bench/review``'s games with 60 or more
+    decisions (the issue's size), so the figure is of a game of that length."""
+    from app import review
+
+    figures = []
+    for game, players in tables:
+        number = next(n for n in range(100)
+                      if len(review.decisions(medium_game(game, players, n))) >= 60)
+        figures.append(review_ready(game, players, every, number))
+    return figures
+
