@@ -267,3 +267,24 @@ def test_an_absent_player_who_chose_whatsapp_hears_of_it_by_whatsapp(client, wha
     assert played["absent"]["texted"] == "sent"
     to_ben = [r for r in whatsapp.requests[before:] if r.field("To") == f"whatsapp:{BEN}"]
     assert len(to_ben) == 1 and "played for you" in to_ben[0].field("Body")
+
+
+@pytest.mark.parametrize("game, lang, words", [
+    ("parcheesi", "en", "Join my Parcheesi room on Boardpass: "),
+    ("ludo", "es", "Sumate a mi sala de Ludo en Boardpass: "),
+])
+def test_a_room_page_invites_by_whatsapp_first_at_spanish_tables(client, game, lang, words):
+    import re
+
+    players = [{"name": "Ana", "color": "red"}, {"name": "", "color": "blue"}]
+    made = client.post("/api/rooms", json={"game": game, "players": players, "lang": lang})
+    assert made.status_code == 201, made.json
+    code = made.json["room"]["code"]
+    page = client.get(f"/r/{code}").get_data(as_text=True)
+    href = re.search(r'id="whatsapp"[^>]*href="([^"]+)"', page).group(1)
+    address = urlsplit(href.replace("&amp;", "&"))
+    assert (address.netloc, address.path) == ("wa.me", "/")  # WhatsApp asks whom to send it to
+    text = parse_qs(address.query)["text"][0]
+    assert text.startswith(words) and text.endswith(f"/r/{code}")
+    share = page.index('id="copy"')
+    assert (page.index('id="whatsapp"') < share) == (lang == "es")

@@ -10,10 +10,10 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 
-from app import i18n
+from app import i18n, sms
 from app.engine import red_arse_settings
 from app.engine.games import NAMES as GAMES, TITLES, rules_for
-from app.engine.text import N_
+from app.engine.text import N_, Text
 from app.link import LANGUAGES, LinkError
 from app.play import ClaimMissed, Game, TurnError
 from app.web import ROOT, preview, room_api
@@ -275,9 +275,12 @@ def room(code):
     shown = preview.tags(preview.words(played, played.header.lang, watch, room=found.code),
                          room_api.room_url(found.code),
                          public_url("preview.room_image", code=found.code))
+    url = room_api.room_url(found.code)
+    invite = i18n.say(Text(N_("Join my %(game)s room on Boardpass: %(url)s"),
+                           game=Text(TITLES[played.header.game]), url=url))
     return render_template("room.html", game=played, room=found, board_url=board_url(played),
-                           preview=shown,
-                           room_url=room_api.room_url(found.code),
+                           preview=shown, room_url=url,
+                           whatsapp_href=sms.whatsapp_href(None, invite),
                            title=TITLES[played.header.game],
                            rules_url=_rules_url(played.header.game, lang))
 
