@@ -46,10 +46,11 @@ def create_app(config: dict | None = None) -> Flask:
     app.log_exception = _log_exception.__get__(app)
     _languages(app)
 
-    from app.web import api, bookkeeping, pages, preview, room_api
+    from app.web import api, bookkeeping, icons, pages, preview, room_api
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(preview.bp)
+    app.register_blueprint(icons.bp)
     app.register_blueprint(api.bp, url_prefix="/api")
     app.register_blueprint(room_api.bp, url_prefix="/api")
     app.after_request(bookkeeping.give_device)
