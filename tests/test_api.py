@@ -1055,3 +1055,50 @@ def test_a_rematch_may_change_the_table_size_and_the_medals_carry_over(client):
     again = bigger.json
     assert again["settings"] == {"board": 6, "capacity": 6}
     assert sorted(sum(s["medals"]) for s in again["seats"]) == [0, 1, 1]
+
+
+def first_roll_without_a_move(game: str, lang: str = "en") -> Game:
+    """A new 2-player game (on the first seed there is) whose first roll leaves no move."""
+    from app.play import demo_seats
+
+    for number in range(100):
+        played = Game.new(game, demo_seats(game, 2), KEYS, seed=number.to_bytes(8, "big"))
+        played = Game(replace(played.header, lang=lang), played.match, KEYS)
+        ahead = Game.from_token(played.token(), KEYS)
+        ahead.step()
+        if ahead.match.phase != "move":
+            return played
+    raise AssertionError("no such seed")
+
+
+@pytest.mark.parametrize("game, lang, words", [
+    ("parcheesi", "en", "No move: a pawn comes out on a 5 (one die, or the two added up)."),
+    ("ludo", "es", "Sin jugada: una ficha sale con un 6."),
+    ("red-arse", "en", "No move: a marble comes out on a 1 or a 6."),
+])
+def test_a_roll_that_leaves_no_move_says_why(client, game, lang, words):
+    played = first_roll_without_a_move(game, lang)
+    seat = played.match.turn
+    view = client.post(f"/api/games/{played.token()}/moves",
+                       json={"seat": seat, "steps": ["roll"]}).json
+    assert view["no_move"] == {"seat": seat, "why": words}
+    assert client.get(f"/api/games/{played.token()}").json["no_move"] is None  # not rolled yet
+
+
+def test_a_roll_that_leaves_pieces_in_play_stuck_names_the_dice():
+    from app.cli import play_random
+    from app.web.views import no_move
+
+    played = play_random("parcheesi", 2, "no-move", 0, KEYS)
+    history = played.match.history
+    for end in range(1, len(history)):
+        kind, seat, dice = history[end - 1]
+        if kind == "roll" and history[end][0] != "move":
+            game = Game.from_token(link.encode(played.header, played.match.steps[:end], KEYS),
+                                   KEYS)
+            if any(p != -1 for p in game.state.pos[seat]):
+                break
+    said = no_move(game, "en")
+    assert said["seat"] == seat
+    assert said["why"] == (f"No move with {dice[0]} + {dice[1]}: every piece in play is "
+                           "blocked or needs an exact count.")

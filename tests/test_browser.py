@@ -1911,3 +1911,22 @@ def test_a_finished_game_reviews_every_move_with_stats_gold_leaders_and_all_time
     expect(page.locator("#alltimebox")).to_be_visible()
     assert all_time(page) == expected
     shot(page, "all-time-home")
+
+
+def test_a_roll_that_leaves_no_move_says_why_not_only_that_the_turn_is_done(server, phone):
+    from app.play import demo_seats
+
+    for number in range(100):  # a game whose first roll brings no pawn out
+        game = Game.new("parcheesi", demo_seats("parcheesi", 2), KEYS,
+                        seed=number.to_bytes(8, "big"))
+        ahead = Game.from_token(game.token(), KEYS)
+        ahead.step()
+        if ahead.match.phase != "move":
+            break
+    page = phone()
+    page.goto(server.game_url(game.token()))
+    roll(page)
+    expect(page.locator("#status")).to_have_text(re.compile(
+        r"^No move: a pawn comes out on a 5 \(one die, or the two added up\)\. "
+        r"\w+, your turn is done\. Send it to \w+\.$"))
+    expect(page.locator("#send")).to_be_visible()

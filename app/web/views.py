@@ -9,6 +9,7 @@ from __future__ import annotations
 from app.engine.bots import BOT_LEVELS
 from app.engine.core import MOVE, OVER
 from app.engine.games import table_settings
+from app.engine.text import N_, Text
 from app.i18n import translate
 from app import review
 from app.play import Game, auto_steps, medals
@@ -103,6 +104,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         "pool": _pool(state) if match.phase == MOVE else [],
         "dice": _current_dice(match),
         "last_roll": _last_roll(match),
+        "no_move": no_move(game, lang),
         "pieces": [[] if i in out else list(p) for i, p in enumerate(state.pos)],  # off the board
         "seats": [
             {"seat": i, "name": s.name, "color": names[s.color], "bot": s.bot,
@@ -131,7 +133,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         "deadline": {"minutes": header.deadline, "due_at": game.due_at()}
         if header.deadline else None,
         # The people's choices between moves, which the page has reviewed (``/review``), and
-        # once the game is over where each turn began (its luck comes from ``/chances`` there).
+        # once the game is over where each turn began.
         "decisions": [[step, seat] for step, seat in review.decisions(game)],
         "turns": [[step, seat] for step, seat in review.turn_starts(game)]
         if match.phase == OVER else [],
@@ -149,6 +151,30 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
                        for i, entry in enumerate(match.history[start:], start)],
         }
     return view
+
+
+# Why a roll had no move, when every piece is still to come out: what each game needs for that.
+NEEDS = {
+    "parcheesi": N_("No move: a pawn comes out on a 5 (one die, or the two added up)."),
+    "ludo": N_("No move: a piece comes out on a 6."),
+    "red-arse": N_("No move: a marble comes out on a 1 or a 6."),
+}
+BLOCKED = N_("No move with %(dice)s: every piece in play is blocked or needs an exact count.")
+
+
+def no_move(game: Game, lang: str) -> dict | None:
+    """When the last roll left its player no move (the game went on without one), whose roll it
+    was and why, in ``lang``: the page says so rather than only "your turn is done"."""
+    match = game.match
+    if match.phase == MOVE or not match.history or match.history[-1][0] != "roll":
+        return None
+    _, seat, dice = match.history[-1]
+    if all(p == -1 for p in match.state.pos[seat]):  # none out yet: the exit roll is wanted
+        why = translate(NEEDS[game.rules.name], lang)
+    else:
+        shown = " + ".join(str(d) for d in dice)
+        why = translate(Text(BLOCKED, dice=shown), lang)
+    return {"seat": seat, "why": why}
 
 
 def _marked(event: dict, auto: bool) -> dict:

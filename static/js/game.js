@@ -191,18 +191,26 @@ function render() {
       $("secret").hidden = false;
     }
   } else if (v.turn !== base.turn) {
-    say(isBot(v, v.turn) ? TEXT.turnDoneBots(mover) : TEXT.turnDone(mover, nameOf(v, v.turn)));
+    say(why(v, isBot(v, v.turn) ? TEXT.turnDoneBots(mover)
+      : TEXT.turnDone(mover, nameOf(v, v.turn))));
   } else if (v.phase === "claim") {
     say(TEXT.movedClaim(mover));
   } else if (v.phase === "roll") {
     if (v.doubles) say(TEXT.doubles(mover));
-    else if (steps.length) say(TEXT.rollAgain(mover));
+    else if (steps.length) say(why(v, TEXT.rollAgain(mover)));
     else say(said(TEXT.yourTurn)(mover));
   } else {
     say(said(TEXT.tap)(mover));
     offerMoves(v, selected, (m) => { if (!busy) play(m); },
       (progress) => { selected = selected === progress ? null : progress; render(); });
   }
+}
+
+// `text`, after why this player's last roll had no move (the server says: a piece comes out
+// only on a 5, say), when it had none: not just "your turn is done".
+function why(v, text) {
+  return v.no_move && v.no_move.seat === base.turn && steps.length ? `${v.no_move.why} ${text}`
+    : text;
 }
 
 // An older link: the game as it was, nothing to play; the newest link went to whoever is to move.
