@@ -215,7 +215,12 @@ def test_new_game_from_the_form_to_a_sent_turn(server, phone, sms):
     invite = urllib.parse.unquote(creator.locator("#sms").get_attribute("href").split("body=")[1])
     assert invite.startswith(f"{mover}, you're invited") and invite.endswith(first_link)
     expect(creator.locator("#copy")).to_be_visible()
-    expect(creator.locator("#next")).to_be_hidden()  # not a game on this device
+    if first["turn"] == first["host"]:  # Ana made the game: her first turn, here and now
+        expect(creator.locator("#next")).to_have_text("That's me: play now")
+        assert creator.locator("#next").get_attribute("href") == \
+            urllib.parse.urlsplit(first_link).path
+    else:  # Ben's turn: his phone plays it
+        expect(creator.locator("#next")).to_be_hidden()
     shot(creator, "1-new-game-created")
 
     # The first player opens the link, rolls, moves while they can, and sends the turn.
@@ -531,9 +536,17 @@ def test_local_game_passes_the_phone(server, phone, sms):
     page.wait_for_url(link)
     expect(page.locator("#roll")).to_be_visible()
     play_out_turn(page)
+    # Its own words: the turn is ended and the phone passed, not a link sent.
+    expect(page.locator("#send")).to_have_text("End turn")
+    expect(page.locator("#status")).to_have_text(re.compile(
+        r"^(No move.*\. )?Ana, your turn is done: pass the phone to Ben\.$|"
+        r"^(No move.*\. )?Ben, your turn is done: pass the phone to Ana\.$"))
     answer = send_turn(page, sms)
     expect(page.locator("#sendmsg")).to_have_text(f"Pass the phone to {answer['message']['to']}.")
     expect(page.locator("#next")).to_be_visible()
+    # Playing on here comes first, before Copy link.
+    assert page.evaluate("""() => [...document.querySelectorAll('#sendbox > :not([hidden])')]
+        .map((node) => node.id)""")[:2] == ["sendmsg", "next"]
     expect(page.locator("#sms")).to_be_hidden()
     shot(page, "local-pass-the-phone")
     page.locator("#next").click()

@@ -172,7 +172,7 @@ function render() {
   $("undo").hidden = v.phase === "claim" || undoTo() < 0;
   $("send").hidden = !(steps.length && (v.turn !== base.turn || v.phase === "over"));
   $("send").textContent = v.phase === "over" ? TEXT.finishGame()
-    : soloHuman(v) !== null ? TEXT.endTurn() : TEXT.sendTurn();
+    : soloHuman(v) !== null || isLocal(v) ? TEXT.endTurn() : TEXT.sendTurn();
   $("choices").hidden = true;
   $("toroom").hidden = !(v.phase === "roll" && v.turn === base.turn && !steps.length &&
     !turnSent && !isLocal(base));
@@ -191,8 +191,9 @@ function render() {
       $("secret").hidden = false;
     }
   } else if (v.turn !== base.turn) {
+    const next = nameOf(v, v.turn);
     say(why(v, isBot(v, v.turn) ? TEXT.turnDoneBots(mover)
-      : TEXT.turnDone(mover, nameOf(v, v.turn))));
+      : isLocal(v) ? TEXT.turnDoneLocal(mover, next) : TEXT.turnDone(mover, next)));
   } else if (v.phase === "claim") {
     say(TEXT.movedClaim(mover));
   } else if (v.phase === "roll") {
@@ -541,10 +542,16 @@ function showSend(next, creating = false) {
   // Going on here: after a turn the bots' moves were just shown, so the next page doesn't replay
   // them again (#seen=1); a new game's first page does (bots to move first have played).
   const path = new URL(next.url).pathname;
+  // A new game whose first turn is its creator's (the host's): play it here at once.
+  const mine = creating && !local && !again && next.turn === next.host;
   $("next").href = again && !creating ? `${path}#seen=1` : path;
-  $("next").textContent = !again ? TEXT.playHere() : creating ? TEXT.play() : TEXT.continue();
-  $("next").hidden = !(local || again) || msg.status === "game-over";
-  $("next").classList.toggle("primary", again);
+  $("next").textContent = mine ? TEXT.thatsMe() : !again ? TEXT.playHere()
+    : creating ? TEXT.play() : TEXT.continue();
+  $("next").hidden = !(local || again || mine) || msg.status === "game-over";
+  // Passing the phone, playing on here is the way: first, and the primary one.
+  $("next").classList.toggle("primary", again || local);
+  if (local) $("sendmsg").after($("next"));
+  else $("copy").after($("next"));
   $("next").onclick = again && !creating ? (event) => { event.preventDefault(); goOn(next); } : null;
   if (msg.status === "game-over") say(TEXT.wins(nameOf(next, next.winner)));
   else if (again) say($("sendmsg").textContent);

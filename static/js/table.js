@@ -61,6 +61,8 @@ export const TEXT = {
   turnDone: (who, next) => _("%(who)s, your turn is done. Send it to %(next)s.", { who, next }),
   // Bots: the server plays their turns once a turn is sent.
   turnDoneBots: (who) => _("%(who)s, your turn is done: the bots play next.", { who }),
+  turnDoneLocal: (who, next) => _("%(who)s, your turn is done: pass the phone to %(next)s.",
+    { who, next }),
   endTurn: () => _("End turn"),
   botTag: () => _("bot"),
   againAfterBots: (who) => _("The bots have played. %(who)s, your turn again.", { who }),
@@ -82,6 +84,7 @@ export const TEXT = {
   passPhone: (to) => _("Pass the phone to %(to)s.", { to }),
   sendLink: (to) => _("Send the link to %(to)s:", { to }),
   playHere: () => _("Play the next turn here"),
+  thatsMe: () => _("That's me: play now"),
   copied: () => _("Copied"),
   newGame: (to) => _("New game: %(to)s goes first.", { to }),
   sent: (to) => _("Sent. %(to)s is next.", { to }),
