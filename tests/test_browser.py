@@ -264,6 +264,24 @@ def test_new_game_from_the_form_to_a_sent_turn(server, phone, sms):
 
 # -- 2. reload mid-turn ----------------------------------------------------------------------
 
+def test_reload_mid_turn_keeps_the_feed_of_what_the_others_did(server, phone):
+    game = new_game(find_seed(lambda g: len(play_first_turn(g)) >= 3))  # a roll, two moves
+    play_first_turn(game)
+    page = phone()
+    page.add_init_script("localStorage.setItem('boardpass:bot-speed', 'instant')")
+    page = open_game(page, server.game_url(game.token()))
+    others = page.locator("#feed li").all_text_contents()
+    first = game.header.seats[game.match.history[0][1]].name
+    assert any(line.startswith(f"{first} rolled") for line in others), others
+    roll(page)
+    page.reload()
+    expect(page.locator("#feed li").first).to_be_visible()
+    again = page.locator("#feed li").all_text_contents()
+    assert [line for line in again if line in others] == others  # none lost, in order
+    assert page_hash(page).startswith("#s=r")  # still mid-turn: nothing replayed as new
+
+
+
 def test_reload_mid_turn_keeps_the_dice_and_the_moves(server, phone, sms):
     seed = find_seed(enter_then_move)
     game = new_game(seed)

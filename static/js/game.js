@@ -801,9 +801,11 @@ async function start() {
   }
   // A finished game replays its last turn only (its winner's own last turn may be long past).
   const seen = /[#&]seen=1/.test(location.hash);  // just added a player: watched already
-  if (!stale && !steps.length && !seen) {
+  // Back mid-turn (a reload: the turn's steps are in the address), what the others did since
+  // is in the feed again, without being shown again.
+  if (!stale && !seen) {
     await replay(first.phase === "over" ? lastTurn(first.replay) : first.replay, first,
-      (step) => pills(first, step));
+      (step) => pills(first, step), !steps.length);
   }
   const restored = movedOn ? [] : steps;  // this turn's steps from the address, checked again
   steps = [];

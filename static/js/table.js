@@ -258,18 +258,18 @@ function whichMove(moves, play) {
 
 // `v` names the seats (the game the replay belongs to). Bots' moves go at the chosen bot speed
 // (read at each step, so a change applies at once); "instant" places them without animation.
-// `after(step)` is called once the event that step played is shown.
-export async function replay(r, v, after = () => {}) {
+// `after(step)` is called once the event that step played is shown. Skipped, or not to
+// `watch` (a reload mid-turn), every event still gets its feed lines.
+export async function replay(r, v, after = () => {}, watch = true) {
   if (!r || !r.events.length) return;
-  let skipped = false;
-  $("skip").hidden = false;
+  let skipped = !watch;  // skipped: every event's feed lines all the same, nothing shown
+  $("skip").hidden = skipped;
   $("skip").onclick = () => { skipped = true; };
   const colors = seatsColors(v);
-  board.place(r.pieces, colors);
+  if (watch) board.place(r.pieces, colors);
   const decided = new Set(v.decisions.map(([step]) => step));
   let previous = null;
   for (const [i, event] of r.events.entries()) {
-    if (skipped) break;
     const step = r.start + i;  // in the game
     const who = nameOf(v, event.seat);
     const bot = isBot(v, event.seat);
@@ -285,6 +285,7 @@ export async function replay(r, v, after = () => {}) {
       return item;
     });
     if (event.kind === "move" && decided.has(step)) markDecision(items[0], v, step);
+    if (skipped) continue;
     const pace = bot || event.auto ? BOT_SPEEDS[speedOf()] : 1;
     if (event.kind === "roll") {
       showDice(event.dice);
