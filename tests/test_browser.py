@@ -1902,7 +1902,9 @@ def test_a_finished_game_reviews_every_move_with_stats_gold_leaders_and_all_time
             for row in box.locator("#stats tbody tr").all()]
     luck = server.api(f"/api/games/{token}/luck")[1]["luck"]
     assert rows[2][:5] == ["—"] * 5  # the bot's moves aren't graded; its dice have luck
-    assert [float(row[5].replace("−", "-").lstrip("+")) for row in rows] == luck
+    # In points, with the unit; luckier than average with a plus sign.
+    assert all(re.fullmatch(r"[+−]?\d+\.\d pts", row[5]) for row in rows), rows
+    assert [float(row[5][:-4].replace("−", "-").lstrip("+")) for row in rows] == luck
     for seat in (0, 1):
         mine = [reviews[step] for step, s in decisions if s == seat]
         good = sum(r["grade"] == "good" for r in mine)
@@ -1911,12 +1913,12 @@ def test_a_finished_game_reviews_every_move_with_stats_gold_leaders_and_all_time
             str(sum(r["grade"] == "blunder" for r in mine)),
             str(sum(r["grade"] == "misstep" for r in mine)),
             str(sum("capture" in r["missed"] for r in mine)),
-            f"{round(sum(r['loss'] for r in mine), 1):.1f}"]
+            f"{round(sum(r['loss'] for r in mine), 1):.1f} pts"]
     leads = box.locator("#stats td.lead")
     assert leads.count() >= 1
     best = [max, min, min, min, min, max]
     # Among the figures a column has: the people's, and the bot's luck.
-    numbers = [{i: float(re.sub(r"[%+]", "", row[c]).replace("−", "-"))
+    numbers = [{i: float(re.sub(r"[%+]| pts", "", row[c]).replace("−", "-"))
                 for i, row in enumerate(rows) if row[c] != "—"} for c in range(6)]
     for row_index, row in enumerate(box.locator("#stats tbody tr").all()):
         for c, cell in enumerate(row.locator("td").all()):
@@ -1926,6 +1928,20 @@ def test_a_finished_game_reviews_every_move_with_stats_gold_leaders_and_all_time
             assert is_lead == (row_index in column and differ and
                                column[row_index] == best[c](column.values())), (row_index, c)
     shot(page, "review-finished-game")
+
+    # On a phone each player's stats are a card: every figure named, nothing cut off.
+    page.set_viewport_size({"width": 360, "height": 780})
+    card = box.locator("#stats tbody tr").first
+    labels = [card.locator("td").nth(c).evaluate(
+        "(td) => getComputedStyle(td, '::before').content") for c in range(6)]
+    assert labels == ['"Acc"', '"Blunders"', '"Mistakes"', '"Missed kills"', '"Lost to moves"',
+                      '"Luck"']
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    for cell in card.locator("td, th").all():
+        box_ = cell.bounding_box()
+        assert box_["x"] >= 0 and box_["x"] + box_["width"] <= 360, cell.text_content()
+    expect(box.locator(".statkeys dt")).to_have_count(5)
+    shot(page, "review-finished-game-phone")
 
     # All-time wins in this browser: this game counted once, on the winner screen and at home.
     expected = sorted([[n, "1" if i == winner else "0", "1"] for i, n in enumerate(names)],

@@ -25,6 +25,7 @@ const TEXT = {
   better: (move) => _("Better: %(move)s", { move }),
   missed: (what) => _("Missed: %(what)s", { what }),
   and: (list, last) => _("%(list)s and %(last)s", { list, last }),
+  points: (points) => _("%(points)s pts", { points }),
 };
 
 const PARALLEL = 3;  // requests at once (reviews and the luck; the pills go on their own)
@@ -236,8 +237,9 @@ function drawProgress(v, reviews, failure) {
 const COLUMNS = [
   { best: Math.max, text: (n) => `${n}%` },
   { best: Math.min }, { best: Math.min }, { best: Math.min },
-  { best: Math.min, text: (n) => n.toFixed(1) },
-  { best: Math.max, text: (n) => (n > 0 ? `+${n.toFixed(1)}` : n < 0 ? `−${(-n).toFixed(1)}` : "0.0") },
+  { best: Math.min, text: (n) => TEXT.points(n.toFixed(1)) },
+  { best: Math.max,
+    text: (n) => TEXT.points(n > 0 ? `+${n.toFixed(1)}` : n < 0 ? `−${(-n).toFixed(1)}` : "0.0") },
 ];
 
 function playerStats(v, reviews, luck, seat) {
@@ -270,12 +272,15 @@ function drawStats(v, reviews, luck) {
   });
   const body = $("stats").querySelector("tbody");
   body.replaceChildren();
+  // Each figure's name on its cell too: on a phone the rows are cards, without the header.
+  const labels = [...$("stats").querySelectorAll("thead th")].slice(1).map((th) => th.textContent);
   rows.forEach((row, seat) => {
     const tr = document.createElement("tr");
     tr.dataset.seat = seat;
     tr.appendChild(nameCell(v, seat));
     row.forEach((value, c) => {
       const cell = document.createElement("td");
+      cell.dataset.label = labels[c];
       const text = COLUMNS[c].text || String;
       cell.textContent = value === null ? "…" : typeof value === "number" ? text(value) : value;
       if (typeof value === "number" && value === leads[c]) cell.classList.add("lead");
