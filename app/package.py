@@ -18,7 +18,7 @@ Zappa's callbacks (``"callbacks"`` in ``zappa_settings.json``) turn that into an
 
 What ships (``allowed``): from the project, ``app/`` (its modules, templates, the compiled engine
 ``app/engine/*.so`` with ``native.json``, the catalogs: ``*.mo`` for the pages, ``*.po`` for
-the browser client's words), ``static/`` and ``CHANGELOG.md`` (the What's new page); Zappa's
+the browser client's words, the What's new page's ``app/web/news/*.md``) and ``static/``; Zappa's
 ``handler.py``, ``zappa_settings.py``, ``package_info.json``; from site-packages, the
 distributions the app needs at run time: those ``pyproject.toml`` names and what they require,
 where Zappa counts for its handler alone (``HANDLER_NEEDS``, not its command line's
@@ -55,15 +55,15 @@ from pathlib import Path, PurePosixPath
 ROOT = Path(__file__).resolve().parent.parent
 
 # The project's part of the package, as paths inside the zip (fnmatch: "*" spans folders too).
-PROJECT_TOP = ("app", "static", "CHANGELOG.md")
+PROJECT_TOP = ("app", "static")
 PROJECT_FILES = (
     "app/*.py",                                      # the app's modules, at any depth
     "app/web/templates/*",
     "app/engine/*.so", "app/engine/native.json",     # python -m app build-native, when present
     "app/translations/*/LC_MESSAGES/*.mo",           # compiled by the prebuild script
     "app/translations/*/LC_MESSAGES/*.po",           # the browser client's words are read here
+    "app/web/news/*.md",                             # the What's new page, per language
     "static/*",
-    "CHANGELOG.md",                                  # read by the What's new page
 )
 # What the build makes (git ignores it): it ships though git doesn't track it.
 BUILT_FILES = ("app/engine/*.so", "app/engine/native.json", "app/translations/*/LC_MESSAGES/*.mo")

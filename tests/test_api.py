@@ -299,12 +299,28 @@ def test_new_game_form_with_a_too_long_name_explains_the_problem(client):
     assert response.status_code == 400 and b"at most 24 characters" in response.data
 
 
-def test_whats_new_renders_the_changelog(client):
-    page = client.get("/whats-new")
-    first_entry = next(line for line in Path("CHANGELOG.md").read_text().splitlines()
-                       if line.startswith("- "))
-    words = first_entry[2:].split()[0]
-    assert words.encode() in page.data
+@pytest.mark.parametrize("lang, words", [
+    ("en", "A picture of the board in every shared link"),
+    ("es", "Una imagen del tablero en cada enlace compartido"),
+])
+def test_whats_new_is_for_players_in_their_language(client, lang, words):
+    page = client.get(f"/whats-new?lang={lang}").get_data(as_text=True)
+    news = page[page.index("<article"):page.index("</article>")]
+    assert words in news
+    # Players' words: no developers' notes, API routes or settings.
+    for developer in ("[Unreleased]", "/api/", "POST ", "ANALYSIS_", "Changelog"):
+        assert developer not in news
+
+
+def test_the_news_is_kept_in_both_languages_alike():
+    """The same release habit for both: each month's section, with as many items, in each."""
+    import re
+
+    news = Path("app/web/news")
+    shapes = [[(len(re.findall(r"(?m)^- ", part))) for part in
+               re.split(r"(?m)^## ", (news / f"{lang}.md").read_text())[1:]]
+              for lang in ("en", "es")]
+    assert shapes[0] == shapes[1] and shapes[0]
 
 
 def test_a_missing_page_is_a_friendly_404(client):

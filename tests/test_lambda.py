@@ -203,18 +203,20 @@ def test_runtime_distributions():
 
 def test_the_allow_list_drops_what_it_does_not_name():
     """Whatever put them in Zappa's zip, stray files are dropped: only app/, static/,
-    CHANGELOG.md, Zappa's own files and the runtime distributions stay."""
+    Zappa's own files and the runtime distributions stay."""
     from app import package as allow_list
 
     site = allow_list.site_packages_of(Path(sys.prefix))
     chosen = allow_list.runtime_distributions(site, allow_list.project_requirements())
     good = ["handler.py", "zappa_settings.py", "package_info.json", "__init__.py",
-            "CHANGELOG.md", "app/__init__.py", "app/web/wsgi.py", "app/web/templates/home.html",
+            "app/web/news/es.md", "app/__init__.py", "app/web/wsgi.py",
+            "app/web/templates/home.html",
             "app/engine/parcheesi.cpython-311-x86_64-linux-gnu.so", "app/engine/native.json",
             "app/translations/es/LC_MESSAGES/messages.mo",
             "app/translations/es/LC_MESSAGES/messages.po", "static/js/game.js",
             "flask/__init__.py", "twilio/rest/__init__.py", "zappa/handler.py"]
-    stray = ["secrets/keys.json", "keys.json", ".env", "README.md", "tests/test_lambda.py",
+    stray = ["secrets/keys.json", "keys.json", ".env", "README.md", "CHANGELOG.md",
+             "tests/test_lambda.py",
              "app/keys.pem", "app/engine/notes.txt", "app/translations/messages.pot",
              "mypy/__init__.py", "mypyc/__init__.py", "gunicorn/app/base.py",
              "_pytest/main.py", "boto3/__init__.py", "botocore/client.py", "yaml/__init__.py",
@@ -259,7 +261,7 @@ def test_package_holds_the_app_and_nothing_else(package):
 
     names = set(package.names)
     assert {"handler.py", "zappa_settings.py", "app/web/wsgi.py", "app/web/__init__.py",
-            "CHANGELOG.md", "app/translations/es/LC_MESSAGES/messages.mo"} <= names
+            "app/web/news/en.md", "app/translations/es/LC_MESSAGES/messages.mo"} <= names
     assert any(n.startswith("app/web/templates/") for n in names)
     static = {p.relative_to(ROOT).as_posix() for p in (ROOT / "static").rglob("*") if p.is_file()}
     assert static <= names
@@ -274,7 +276,7 @@ def test_package_holds_the_app_and_nothing_else(package):
     site = allow_list.site_packages_of(Path(sys.prefix))
     chosen = allow_list.runtime_distributions(site, allow_list.project_requirements())
     allowed_tops = set().union(*(allow_list.distribution_tops(d) for d in chosen.values()))
-    allowed_tops |= {"app", "static", "CHANGELOG.md", "__pycache__", "__init__.py",
+    allowed_tops |= {"app", "static", "__pycache__", "__init__.py",
                      *allow_list.ZAPPA_FILES}
     assert tops(names) <= allowed_tops, tops(names) - allowed_tops
     for name in names:
@@ -615,10 +617,11 @@ def test_unknown_address(invoke, event):
     assert page.status == 404 and page.headers["content-type"].startswith("text/html")
 
 
-def test_whats_new_reads_the_changelog(invoke, event):
+def test_whats_new_reads_the_players_news(invoke, event):
     answer = call(invoke, event("GET", "/whats-new"))
     assert answer.status == 200
     assert answer.headers["content-type"].startswith("text/html")
+    assert b"A picture of the board in every shared link" in answer.data
 
 
 def test_no_keys_no_start(lambda_env):

@@ -206,7 +206,7 @@ def test_the_switcher_sets_the_cookie_and_the_cookie_chooses_the_next_pages(clie
         "SameSite=Lax" in cookie
     # The test client keeps the cookie: the next page is Spanish, whatever the browser says.
     again = client.get("/whats-new", headers={"Accept-Language": "en"}).data.decode()
-    assert '<html lang="es"' in again and "La lista de cambios está solo en inglés" in again
+    assert '<html lang="es"' in again and "Una imagen del tablero en cada enlace" in again
     assert "Set-Cookie" not in client.get("/?lang=es").headers  # already chosen
     assert client.get("/?lang=en").headers["Set-Cookie"].startswith("lang=en;")
     assert '<html lang="en">' in client.get("/").data.decode()

@@ -313,16 +313,17 @@ def rules(game):
 
 @bp.get("/whats-new")
 def whats_new():
-    """What changed, release by release: the changelog, kept in English (the page says so in
-    Spanish)."""
-    return render_template("whats_new.html", changelog=_changelog_html())
+    """What changed for players, release by release, in the page's language
+    (``app/web/news/<lang>.md``; the developers' list is CHANGELOG.md)."""
+    return render_template("whats_new.html", news=_news_html(i18n.page_lang()))
 
 
 @cache
-def _changelog_html() -> str:
+def _news_html(lang: str) -> str:
     import markdown  # only this page needs it
 
-    return markdown.markdown((ROOT / "CHANGELOG.md").read_text(encoding="utf-8"))
+    return markdown.markdown((ROOT / "app" / "web" / "news" / f"{lang}.md").read_text(
+        encoding="utf-8"))
 
 
 @bp.app_errorhandler(LinkError)
