@@ -176,6 +176,13 @@ def test_extra_playouts_go_only_where_they_can_change_a_grade():
     assert not analysis._close(best, other, budget=400)
     # An option about as good as the best (Good at both ends) never needs more.
     assert not analysis._close(best, bytearray([1] * 199 + [0]), budget=800)
+    # 40 playouts, 3 lost: Good on the cautious end (under 0), a Blunder on the other (17
+    # points). However little more the budget allows, that is never futile: another seed
+    # could call the move a Blunder.
+    few, lost = bytearray([1] * 40), bytearray([1] * 37 + [0] * 3)
+    assert analysis.grade(100 * max(0.0, analysis._difference(few, lost)[0] -
+                                    analysis._difference(few, lost)[1])) == analysis.GOOD
+    assert analysis._close(few, lost, budget=60)
 
 
 def test_grades_follow_the_points_given_up():

@@ -34,8 +34,10 @@ A close call, an option whose interval between the cautious end and the estimate
 could change its grade, gets them: batches of ``REVIEW_BATCH`` for it and the best option, up
 to ``extra`` more in all. Unless they would be futile: if, with the interval narrowed as far
 as the whole budget would narrow it (and one standard error to spare), the cautious end would
-still stay on its side of the boundary, the option keeps its grade now. (Options about as good
-as the best, whose interval straddles 0 only, need no more: they are Good either way.) The
+still stay on its side of the boundary, the option keeps its grade now; but never while the
+interval ``d ± Z * s / sqrt(n)`` reaches from Good to Blunder (graded Good now, another seed
+could call the move a Blunder). (Options about as good as the best, whose interval straddles 0
+only, need no more: they are Good either way.) The
 best option is itself picked from the same playouts, which makes the others' losses look
 slightly smaller, never larger: the cautious side again.
 
@@ -62,7 +64,7 @@ from .text import N_
 
 # The answers' version: a stored answer (the store keeps each for good, keyed by the position
 # and this) is asked again once the method or its settings change. Bump it with them.
-VERSION = 2
+VERSION = 3
 PLAYOUTS = 300  # chance to win
 REVIEW_PLAYOUTS = 200  # each option of a reviewed decision, at first
 REVIEW_EXTRA = 600  # at most this many more for a close call
@@ -377,13 +379,24 @@ def _difference(best: bytearray, other: bytearray) -> tuple[float, float]:
     return mean, Z * math.sqrt(variance / n)
 
 
+def _good_or_blunder(middle: float, half: float) -> bool:
+    """Does the interval ``middle ± half`` (a share, as ``_difference`` gives it) reach from
+    Good to Blunder? Graded on its cautious end the move would be Good, yet the playouts can't
+    rule out a Blunder, which another seed could call it."""
+    return grade(100 * max(0.0, middle - half)) == GOOD and grade(100 * (middle + half)) == BLUNDER
+
+
 def _close(best: bytearray, other: bytearray, budget: int) -> bool:
     """Is ``other``'s grade a close call: would its grade differ were it graded on the
     estimate rather than on the cautious end (a grade boundary lies between the two), and
     could ``budget`` playouts change it? They narrow the interval by ``sqrt(n / budget)``:
     if even then (and a standard error to spare) the cautious end would stay on this side of
-    the boundary, more playouts are futile."""
+    the boundary, more playouts are futile. Never futile while the interval reaches from Good
+    to Blunder (``middle ± half``): graded Good on so few playouts, another seed could call the
+    same move a Blunder, and a player asking twice must never hear that."""
     middle, half = _difference(best, other)
+    if _good_or_blunder(middle, half):
+        return True
     low = grade(100 * max(0.0, middle - half))
     if low == grade(100 * max(0.0, middle)):
         return False
