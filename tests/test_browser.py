@@ -1977,3 +1977,28 @@ def test_a_roll_that_leaves_no_move_says_why_not_only_that_the_turn_is_done(serv
         r"^No move: a pawn comes out on a 5 \(one die, or the two added up\)\. "
         r"\w+, your turn is done\. Send it to \w+\.$"))
     expect(page.locator("#send")).to_be_visible()
+
+
+def test_the_page_says_whose_link_it_is_and_colors_every_line_of_the_feed(server, phone):
+    game = new_game(find_seed(lambda g: len(play_first_turn(g)) >= 3))
+    play_first_turn(game)
+    you = game.header.seats[game.match.turn]
+    color = game.rules.board.color_names[you.color]
+    page = phone()
+    page.add_init_script("localStorage.setItem('boardpass:bot-speed', 'instant')")
+    page = open_game(page, server.game_url(game.token()))
+    expect(page.locator("#you")).to_have_text(f"You: {color.capitalize()} ({you.name})")
+    expect(page.locator("#you .swatch")).to_have_attribute("data-color", color)
+    # Every line of what the other player did carries their color.
+    other = game.rules.board.color_names[game.header.seats[game.match.history[0][1]].color]
+    lines = page.locator("#feed li")
+    assert lines.count() >= 3
+    for line in lines.all():
+        assert line.get_attribute("data-color") == other, line.text_content()
+    swatch = lines.first.evaluate("(li) => getComputedStyle(li).borderLeftColor")
+    fill = {"red": "rgb(211, 58, 44)", "blue": "rgb(42, 111, 219)",
+            "green": "rgb(42, 157, 75)", "yellow": "rgb(232, 180, 0)"}[other]
+    assert swatch == fill
+    # Spanish: "Vos".
+    page.goto(server.game_url(game.token()) + "?lang=es")
+    expect(page.locator("#you")).to_contain_text("Vos: ")

@@ -262,7 +262,7 @@ function showTurnFeed(sent = null) {
   const who = nameOf(base, base.turn);
   const decided = new Set(sent ? sent.decisions.map(([step]) => step) : []);
   const line = (text) => {
-    const item = addFeed(text);
+    const item = addFeed(text, base.seats[base.turn].color);
     if (!sent) item.classList.add("now");
     return item;
   };

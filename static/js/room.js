@@ -150,23 +150,27 @@ async function show(next) {
 function comings(before, after) {
   for (const seat of before.room.members) {
     if (!after.room.members.includes(seat) && after.seats[seat]) {
-      addFeed(ROOM.leftRoom(nameOf(after, seat)));
+      addFeed(ROOM.leftRoom(nameOf(after, seat)), after.seats[seat].color);
     }
   }
   if (after.seed !== before.seed) addFeed(TEXT.newGame(nameOf(after, after.turn)));
   for (const s of after.seats) {
     if (s.out && before.seats[s.seat] && !before.seats[s.seat].out) {
-      addFeed(TEXT.disqualified(s.name));
+      addFeed(TEXT.disqualified(s.name), s.color);
     }
   }
   if (after.room.host !== before.room.host && after.room.host !== null) {
     addFeed(ROOM.newHost(nameOf(after, after.room.host)));
   }
   for (const seat of after.room.offline) {
-    if (!before.room.offline.includes(seat)) addFeed(ROOM.wentOffline(nameOf(after, seat)));
+    if (!before.room.offline.includes(seat)) {
+      addFeed(ROOM.wentOffline(nameOf(after, seat)), after.seats[seat].color);
+    }
   }
   for (const seat of before.room.offline) {
-    if (!after.room.offline.includes(seat)) addFeed(ROOM.backOnline(nameOf(after, seat)));
+    if (!after.room.offline.includes(seat)) {
+      addFeed(ROOM.backOnline(nameOf(after, seat)), after.seats[seat].color);
+    }
   }
 }
 

@@ -185,9 +185,11 @@ export function showDice(dice, pool) {
   }
 }
 
-export function addFeed(text) {
+// A line at the top of the feed; `color`: the color name of the seat it is about (a swatch).
+export function addFeed(text, color = null) {
   const item = document.createElement("li");
   item.textContent = text;
+  if (color) item.dataset.color = color;
   $("feed").prepend(item);
   return item;
 }
@@ -275,11 +277,11 @@ export async function replay(r, v, after = () => {}, watch = true) {
     const bot = isBot(v, event.seat);
     // A turn played for an absent player (after its deadline): said once, at its start.
     if (event.auto && !(previous && previous.auto && previous.seat === event.seat)) {
-      addFeed(TEXT.playedFor(who)).classList.add("auto");
+      addFeed(TEXT.playedFor(who), v.seats[event.seat].color).classList.add("auto");
     }
     previous = event;
     const items = eventLines(v, event).map((line) => {
-      const item = addFeed(line);
+      const item = addFeed(line, v.seats[event.seat].color);
       if (bot) { item.classList.add("bot"); item.dataset.tag = TEXT.botTag(); }
       if (event.auto) item.classList.add("auto");
       return item;
