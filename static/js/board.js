@@ -22,15 +22,19 @@ export class Board {
     svg.dataset.game = layout.game;
     svg.replaceChildren();
     const defs = el("defs", {}, svg);
-    const marker = el("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: "8", refY: "5",
-      markerWidth: "4", markerHeight: "4", orient: "auto-start-reverse" }, defs);
-    el("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead" }, marker);
+    // The arrows' lines are hidden inside the landing rings (a black circle per ring, drawn
+    // by showMoves), so a ring's middle shows what is there, not a line end.
+    const [vx, vy, vw, vh] = layout.view;
+    this.mask = el("mask", { id: "spotmask", maskUnits: "userSpaceOnUse", x: vx, y: vy,
+      width: vw, height: vh }, defs);
     this.drawBoard();
     this.arrowLayer = el("g", { class: "arrows" }, svg);
     this.pieceLayer = el("g", { class: "pieces" }, svg);
     this.spotLayer = el("g", { class: "spots" }, svg);
     this.chanceLayer = el("g", { class: "chances" }, svg);
     this.chances = null;  // the chances drawn last, kept dimmed while newer ones come
+    this.clearMoves();
+    current = this;  // the board taps go to (tapTarget)
   }
 
   fillOf(name) {
@@ -149,29 +153,67 @@ export class Board {
   clearMoves() {
     this.arrowLayer.replaceChildren();
     this.spotLayer.replaceChildren();
+    const [vx, vy, vw, vh] = this.layout.view;
+    this.mask.replaceChildren();
+    el("rect", { x: vx, y: vy, width: vw, height: vh, fill: "white" }, this.mask);
   }
 
-  // Dotted arrows along the path of each legal move, and a tappable spot where it lands.
+  // Dotted arrows along the path of each legal move, and a tappable landing spot where it ends.
+  // A spot is a hollow ring with a crosshair (nothing like a piece, a filled disc), no wider
+  // than leaves room for an arrowhead between it and the next spot; lines stop at its edge and
+  // arrowheads just outside it. Taps near a spot reach it too (tapTarget).
   showMoves(moves, c, onSpot, selected = null) {
     this.clearMoves();
     const spots = new Map();
+    const arrows = [];
     for (const m of moves) {
       const points = this.pathPoints(m, c);
       const dim = selected !== null && selected !== m.from;
-      el("polyline", { points: points.map((pt) => pt.join(",")).join(" "),
-        class: dim ? "arrow dim" : "arrow", "marker-end": "url(#arrowhead)" }, this.arrowLayer);
+      const [x, y] = points[points.length - 1];
+      const key = `${x},${y}`;
+      arrows.push({ points, dim, key });
       if (!dim) {
-        const [x, y] = points[points.length - 1];
-        const key = `${x},${y}`;
         if (!spots.has(key)) spots.set(key, { x, y, moves: [] });
         spots.get(key).moves.push(m);
       }
     }
-    for (const spot of spots.values()) {
-      const node = el("circle", { cx: spot.x, cy: spot.y, r: 0.48, class: "landing",
+    // A piece of the mover's that can move and stands where a spot is (another piece can join
+    // it) steps aside, as a second piece there would: both then get the taps nearer to them.
+    const fill = this.layout.colors[c].fill;
+    const from = new Set(moves.map((m) => String(m.from)));
+    for (const node of this.pieceNodes || []) {
+      if (node.getAttribute("fill") !== fill || !from.has(node.dataset.progress)) continue;
+      const [x, y] = [+node.getAttribute("cx"), +node.getAttribute("cy")];
+      if (!spots.has(`${x},${y}`)) continue;
+      node.setAttribute("cx", x - 0.2);  // where place() draws the first of two pieces
+      node.setAttribute("cy", y - 0.2);
+    }
+    const list = [...spots.values()];
+    for (const spot of list) {
+      // Parcheesi's Home spots stand half a square apart: theirs are smaller.
+      const gap = Math.min(...list.filter((o) => o !== spot)
+        .map((o) => Math.hypot(o.x - spot.x, o.y - spot.y)));
+      spot.r = Math.max(0.1, Math.min(SPOT_R, gap / 2 - SPOT_CLEAR));
+      el("circle", { cx: spot.x, cy: spot.y, r: spot.r + SPOT_CLEAR, fill: "black" }, this.mask);
+    }
+    for (const { points, dim, key } of arrows) {
+      const cls = dim ? " dim" : "";
+      el("polyline", { points: points.map((pt) => pt.join(",")).join(" "), class: `arrow${cls}`,
+        mask: "url(#spotmask)" }, this.arrowLayer);
+      const back = (spots.has(key) ? spots.get(key).r : SPOT_R) + SPOT_CLEAR;
+      el("polygon", { points: arrowhead(points, back), class: `arrowhead${cls}` },
+        this.arrowLayer);
+    }
+    for (const spot of list) {
+      const { x, y, r } = spot;
+      el("circle", { cx: x, cy: y, r, class: "halo" }, this.spotLayer);
+      const node = el("circle", { cx: x, cy: y, r, class: "landing",
         tabindex: "0", role: "button", "aria-label": spot.moves.map((m) => m.label)
           .reduce((a, b) => _("%(a)s or %(b)s", { a, b })) },
         this.spotLayer);
+      const t = r * 0.55;  // the crosshair's ticks, from the ring halfway in
+      const d = `M${x - r},${y}h${t}M${x + r},${y}h${-t}M${x},${y - r}v${t}M${x},${y + r}v${-t}`;
+      el("path", { d, class: "reticle" }, this.spotLayer);
       activate(node, () => onSpot(spot.moves));
     }
   }
@@ -245,6 +287,77 @@ export class Board {
 }
 
 const PILL_H = 0.9;  // a chance pill's height, in board units
+// A landing ring's radius, and how far beyond it arrows stop (its white halo and a hair): two
+// rings a square apart leave 1 - 2 * (0.3 + 0.11) = 0.18 for the arrowhead between them.
+const SPOT_R = 0.3, SPOT_CLEAR = 0.11;
+const HEAD_L = 0.17, HEAD_W = 0.24;  // an arrowhead's length and width
+
+// -- taps ---------------------------------------------------------------------------------------
+// Pieces and spots are drawn 10 to 20 CSS px wide on a phone, too small for a thumb. So a tap
+// anywhere within HIT_PX / 2 of a target's centre (a HIT_PX square, in CSS px whatever the
+// board's scale) reaches it, and where two targets' squares overlap the nearer one gets it.
+// Listeners on the document do this (a tap beside a piece at the board's edge falls outside the
+// svg); a target's own node only answers the keyboard (activate).
+
+const HIT_PX = 48;  // Material's 48 dp; above Apple's 44 pt minimum
+const SLOP_PX = 10;  // a pointer that moved further between down and up scrolled: no tap
+const ACTIONS = new WeakMap();  // target node -> what tapping it does
+const CONTROLS = "a, button, input, select, textarea, summary, label";
+let current = null;  // the page's board
+
+// The target (a landing spot or a movable piece's node) a tap at client point (x, y) reaches,
+// given the element under it; null when none. Exported so the tests measure what taps do.
+export function tapTarget(x, y, element) {
+  if (!current || !element || element.closest(CONTROLS)) return null;
+  const ctm = current.svg.getScreenCTM();
+  if (!ctm) return null;  // the board isn't shown
+  let best = null, nearest = Infinity;
+  // Document order puts spots after pieces: on a tie (a spot on a piece) the spot wins.
+  for (const node of current.svg.querySelectorAll(".piece.movable, .landing")) {
+    if (!ACTIONS.has(node)) continue;
+    const c = new DOMPoint(+node.getAttribute("cx"), +node.getAttribute("cy")).matrixTransform(ctm);
+    const dx = Math.abs(x - c.x), dy = Math.abs(y - c.y);
+    if (dx > HIT_PX / 2 || dy > HIT_PX / 2) continue;
+    const d = Math.hypot(dx, dy);
+    if (d <= nearest) { best = node; nearest = d; }
+  }
+  return best;
+}
+
+// Taps are read from pointer events, not clicks: a phone's browser moves a tap's click onto an
+// element it guesses was meant (Chrome's touch adjustment), not always the target nearest the
+// finger. The click that follows a tap played here is swallowed, so nothing plays it twice.
+let down = null;  // where the primary pointer went down
+let pointed = false;  // a pointer went down since the last click
+let played = false;  // a tap was played since: its click is not for anyone else
+document.addEventListener("pointerdown", (event) => {
+  down = event.isPrimary ? [event.clientX, event.clientY] : null;
+  pointed = true;
+  played = false;
+});
+document.addEventListener("pointercancel", () => { down = null; pointed = false; });
+document.addEventListener("pointerup", (event) => {
+  if (!down || !event.isPrimary || event.button !== 0) return;
+  const [x, y] = [event.clientX, event.clientY];
+  const moved = Math.hypot(x - down[0], y - down[1]) > SLOP_PX;
+  down = null;
+  const node = moved ? null : tapTarget(x, y, document.elementFromPoint(x, y));
+  if (!node) return;
+  played = true;
+  ACTIONS.get(node)();
+});
+document.addEventListener("click", (event) => {
+  const byPointer = pointed;
+  pointed = false;
+  if (played && event.detail !== 0) {  // detail 0: made by the keyboard, never a tap's click
+    played = false;
+    event.preventDefault();
+    event.stopPropagation();
+  } else if (!byPointer && ACTIONS.has(event.target)) {
+    // A click no pointer made, on a target: a screen reader activating it.
+    ACTIONS.get(event.target)();
+  }
+}, true);
 
 // Where the second, third... piece on a spot goes, from its centre (the first goes up-left).
 const STACK = [[0.2, 0.2], [0.2, -0.2], [-0.2, 0.2], [0, 0]];
@@ -267,6 +380,25 @@ function fallbackPath(from, to) {
   const path = [];
   for (let p = from; p <= to; p++) path.push(p);
   return path;
+}
+
+// A move's arrowhead: its tip `back` short of the path's end (along the path), pointing on.
+function arrowhead(points, back) {
+  let [x, y] = points[points.length - 1];
+  let [ux, uy] = [0, 1];  // a path of no length: pointing down onto the spot
+  for (let i = points.length - 2; i >= 0; i--) {
+    const [px, py] = points[i];
+    const len = Math.hypot(x - px, y - py);
+    if (!len) continue;
+    [ux, uy] = [(x - px) / len, (y - py) / len];
+    if (len >= back) { x -= ux * back; y -= uy * back; break; }
+    back -= len;
+    [x, y] = [px, py];
+  }
+  const [bx, by] = [x - ux * HEAD_L, y - uy * HEAD_L];
+  const [nx, ny] = [-uy * HEAD_W / 2, ux * HEAD_W / 2];
+  return [[x, y], [bx + nx, by + ny], [bx - nx, by - ny]]
+    .map(([px, py]) => `${px.toFixed(3)},${py.toFixed(3)}`).join(" ");
 }
 
 // A five-pointed star's points around (x, y).
@@ -292,9 +424,10 @@ export function seatLabel(seat) {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// A tap, a click, or Enter / Space on a focused board element.
+// Makes a board element a target: a tap on or near it (tapTarget), or Enter / Space when it
+// has the focus.
 export function activate(node, action) {
-  node.addEventListener("click", action);
+  ACTIONS.set(node, action);
   node.addEventListener("keydown", (event) => {
     if (event.key === "Enter" || event.key === " ") { event.preventDefault(); action(); }
   });
