@@ -17,6 +17,7 @@ from app.engine.text import N_, Text
 from app.link import LANGUAGES, LinkError
 from app.play import ClaimMissed, Game, TurnError
 from app.web import ROOT, preview, room_api
+from app.web.layout import board_layout
 from app.web.limits import limits
 from app.store import StoreUnavailable
 from app.web.api import (STATUS, BadRequest, MovedOn, NotHost, NotJson, NotYours, TableFull,
@@ -213,14 +214,36 @@ def _form_settings(game: str, form) -> dict | None:
     return {"board": int(board), "off": off}
 
 
-def board_url(played: Game) -> str:
-    """The layout of this game's board (Red Arse: the board its settings chose)."""
+def _board_size(played: Game) -> int | None:
+    """Red Arse's and Ludo's board, 4 or 6 (Red Arse: the board its settings chose)."""
     if played.header.game == "red-arse":
-        size = red_arse_settings.settings(played.header.options)["board"]
-        return url_for("api.board", game="red-arse", board=size)
+        return red_arse_settings.settings(played.header.options)["board"]
     if played.header.game == "ludo":
-        return url_for("api.board", game="ludo", board=6 if played.rules.capacity > 4 else 4)
-    return url_for("api.board", game=played.header.game)
+        return 6 if played.rules.capacity > 4 else 4
+    return None
+
+
+def board_url(played: Game) -> str:
+    """The layout of this game's board."""
+    size = _board_size(played)
+    if size is None:
+        return url_for("api.board", game=played.header.game)
+    return url_for("api.board", game=played.header.game, board=size)
+
+
+@cache
+def _board_frame(game: str, size: int | None) -> dict:
+    options = red_arse_settings.options_for(size) if game == "red-arse" else \
+        ludo_options(size) if game == "ludo" else 0
+    drawn = board_layout(game, options)
+    return {"view": " ".join(str(v) for v in drawn["view"]), "holes": bool(drawn.get("places"))}
+
+
+def board_view(played: Game) -> dict:
+    """The board's frame in the page as it is sent (its viewBox, and ``holes`` as board.js
+    marks a board of places): the board keeps its room before the page has drawn it, so
+    nothing moves then."""
+    return _board_frame(played.header.game, _board_size(played))
 
 
 @bp.get("/g/<token>")
@@ -234,6 +257,7 @@ def game(token):
                          public_url("pages.game", token=token),
                          public_url("preview.game_image", token=token))
     return render_template("game.html", game=played, token=token, board_url=board_url(played),
+                           board_view=board_view(played),
                            preview=shown,
                            title=TITLES[played.header.game],
                            rules_url=_rules_url(played.header.game, lang),
@@ -279,6 +303,7 @@ def room(code):
     invite = i18n.say(Text(N_("Join my %(game)s room on Boardpass: %(url)s"),
                            game=Text(TITLES[played.header.game]), url=url))
     return render_template("room.html", game=played, room=found, board_url=board_url(played),
+                           board_view=board_view(played),
                            preview=shown, room_url=url,
                            whatsapp_href=sms.whatsapp_href(None, invite),
                            title=TITLES[played.header.game],

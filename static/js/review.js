@@ -228,7 +228,8 @@ function drawProgress(v, reviews, failure) {
   line.classList.toggle("error", !!failure);
   if (failure) line.textContent = TEXT.failed(failure);
   else line.textContent = TEXT.progress(reviews.size, v.decisions.length);
-  line.hidden = !failure && reviews.size === v.decisions.length;
+  // Its line keeps its room when idle: the table below it doesn't move.
+  line.classList.toggle("idle", !failure && reviews.size === v.decisions.length);
 }
 
 // One row per player: [acc, blunders, missteps, missed kills, points lost, luck], each null

@@ -1,0 +1,117 @@
+"""The pages' budget on a phone, in real Chromium (390 px wide, on the local server): nothing
+moves once the page has first been drawn (Chromium's layout-shift entries add up to under
+0.05), the first render comes within a second, and the scripts and styles a page loads weigh
+under 100 KB compressed. The figures go to docs/benchmarks.md."""
+
+from __future__ import annotations
+
+import gzip
+import os
+
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+from app.cli import play_random, table_options  # noqa: E402
+from app.play import Game, demo_seats  # noqa: E402
+from app.web import create_app  # noqa: E402
+from browser_support import (  # noqa: E402
+    ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, KEYS, PHONE, LiveServer)
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+
+# Every layout shift from the start, input or not: a page loaded and left alone must not move.
+SHIFTS_JS = """
+window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) window.__shifts.push(entry.value);
+}).observe({type: "layout-shift", buffered: true});
+"""
+SETTLE_MS = 2500  # the board drawn, the replay's first steps, the pills asked for
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    store = tmp_path_factory.mktemp("store") / "store.db"
+    with LiveServer(create_app({"KEYS": KEYS, "ANALYSIS_PLAYOUTS": 30, "REVIEW_PLAYOUTS": 30,
+                                "REVIEW_EXTRA": 0, "ANALYSIS_WAITING": 40,
+                                "STORE_URL": f"sqlite:///{store}"})) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def visit(browser, url: str, name: str) -> dict:
+    """Load ``url`` on a fresh phone and leave it alone: its shifts, first paint and the
+    compressed weight of its scripts and styles."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.add_init_script(SHIFTS_JS)
+    page.add_init_script("localStorage.setItem('boardpass:bot-speed', 'instant')")
+    weights = {}
+
+    def weigh(response):
+        if response.request.resource_type in ("script", "stylesheet") and response.ok:
+            weights[response.url] = len(gzip.compress(response.body()))
+
+    page.on("response", weigh)
+    page.goto(url)
+    page.wait_for_timeout(SETTLE_MS)
+    figures = {"shift": sum(page.evaluate("() => window.__shifts")),
+               "first_paint_ms": page.evaluate(
+                   "() => performance.getEntriesByName('first-contentful-paint')[0].startTime"),
+               "kb": sum(weights.values()) / 1024, "page": page}
+    ARTIFACTS.mkdir(exist_ok=True)  # the figures docs/benchmarks.md quotes
+    with open(ARTIFACTS / "page-budget.txt", "a", encoding="utf-8") as out:
+        out.write(f"{name}: layout shift {figures['shift']:.4f}, first "
+                  f"paint {figures['first_paint_ms']:.0f} ms, scripts and styles "
+                  f"{figures['kb']:.1f} KB compressed\n")
+    return figures
+
+
+def a_turn_played(game: str, players: int) -> Game:
+    """A game whose first turn is played: the next page replays it. (Every game here has the
+    same seed: the store takes them for one game, and all but the newest for older links,
+    whose notice must not move the page either.)"""
+    options = table_options(game, players)
+    played = Game.new(game, demo_seats(game, players, options), KEYS, seed=bytes(8),
+                      options=options)
+    seat = played.match.turn
+    while played.match.turn == seat and not played.over:
+        played.step(0)
+    return played
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("game, players", [("parcheesi", 2), ("red-arse", 4), ("ludo", 4),
+                                           ("red-arse", 6), ("ludo", 6)])
+def test_a_game_page_does_not_move_once_drawn(server, browser, game, players, lang):
+    figures = visit(browser, f"{server.game_url(a_turn_played(game, players).token())}"
+                             f"?lang={lang}", f"{game} {players} ({lang})")
+    expect(figures["page"].locator("#board .piece").first).to_be_visible()
+    assert figures["shift"] < 0.05, figures
+    assert figures["first_paint_ms"] < 1000, figures
+    assert 0 < figures["kb"] < 100, figures
+
+
+def test_a_finished_game_s_review_does_not_move_once_drawn(server, browser):
+    figures = visit(browser, server.game_url(play_random("parcheesi", 2, "budget", 0,
+                                                         KEYS).token()), "review")
+    expect(figures["page"].locator("#gamereview")).to_be_visible()
+    assert figures["shift"] < 0.05, figures
+    assert figures["first_paint_ms"] < 1000, figures
+
+
+@pytest.mark.parametrize("path", ["/", "/rules/parcheesi", "/rules/ludo", "/whats-new"])
+def test_the_other_pages_do_not_move_once_drawn(server, browser, path):
+    figures = visit(browser, server.url + path, path)
+    assert figures["shift"] < 0.05, figures
+    assert figures["first_paint_ms"] < 1000, figures
+    assert figures["kb"] < 100, figures
