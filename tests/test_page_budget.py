@@ -115,3 +115,30 @@ def test_the_other_pages_do_not_move_once_drawn(server, browser, path):
     assert figures["shift"] < 0.05, figures
     assert figures["first_paint_ms"] < 1000, figures
     assert figures["kb"] < 100, figures
+
+
+# Every control's tap target: a checkbox or radio button's is its label; links in running text
+# (the rules' prose, hints) are exempt, as WCAG's target-size rule has them.
+SMALL_JS = """() => [...document.querySelectorAll('a, button, select, input, summary, textarea')]
+  .filter((e) => e.type !== 'hidden' && !e.closest('.prose, p'))
+  .map((e) => (e.type === 'checkbox' || e.type === 'radio') && e.closest('label')
+    ? e.closest('label') : e)
+  .filter((e) => { const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; })
+  .map((e) => [e.id || e.name || e.textContent.trim().slice(0, 30),
+               Math.round(e.getBoundingClientRect().width),
+               Math.round(e.getBoundingClientRect().height)])
+  .filter(([, width, height]) => width < 44 || height < 44)"""
+
+
+@pytest.mark.parametrize("where", ["home", "game", "finished"])
+def test_every_control_is_a_thumb_s_width(server, browser, where):
+    url = {"home": server.url + "/",
+           "game": server.game_url(a_turn_played("ludo", 4).token()),
+           "finished": server.game_url(play_random("ludo", 3, "budget", 0, KEYS).token()) +
+           "?host=1"}[where]
+    page = visit(browser, url, f"controls: {where}")["page"]
+    page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    if where == "finished":
+        expect(page.locator("#rematchcapacity")).to_be_visible()
+    assert page.evaluate(SMALL_JS) == []
