@@ -1,4 +1,5 @@
-"""The command line: ``python -m app simulate | inspect | bench | previews | verify | store``.
+"""The command line: ``python -m app simulate | inspect | bench | previews | screenshots | verify |
+store``.
 
 Simulations and benchmarks use fixed test keys so that ``--seed`` reproduces a run exactly;
 ``inspect`` reads real links with the keys from the environment; ``verify`` needs no keys at all.
@@ -752,6 +753,9 @@ def main(argv: list[str] | None = None) -> int:
                                "generic one) into a folder, with each one's title and "
                                "description")
     prev.add_argument("--out", default="docs/previews")
+    shots = commands.add_parser("screenshots", help="the game on a 390 px phone in Chromium: each "
+                                "game mid-turn and a finished game's review (app/screenshots.py)")
+    shots.add_argument("--out", default="docs/screenshots")
     rep = commands.add_parser("repeat", help="do a bench's work TIMES times, to count its "
                               "instructions: under callgrind, TIMES 1 less TIMES 0")
     rep.add_argument("work", choices=["links", "chances"],
@@ -885,6 +889,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(_lines(figures))
         elif args.command == "previews":
             print("\n".join(write_previews(args.out)))
+        elif args.command == "screenshots":
+            from app.screenshots import take
+
+            print("\n".join(take(args.out)))
         elif args.command == "bench":
             for game, players in BENCH_TABLES:
                 print(_lines(bench(game, players, args.games or 100,

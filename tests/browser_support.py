@@ -84,7 +84,7 @@ class LiveServer:
 
 # -- watching a page: console errors, failed requests ------------------------------------------
 
-ANALYSIS = re.compile(r"/api/games/[^/]+/(chances|review)\?")
+ANALYSIS = re.compile(r"/api/games/[^/]+/((chances|review)\?|luck$)")
 
 
 @dataclass
@@ -138,7 +138,7 @@ class Monitor:
         self.problems.append(f"console error: {message.text} ({url})")
 
     def _failed(self, request):
-        # The page's analysis (chance to win, move review) runs in the background: leaving the
+        # The page's analysis (chance to win, move review, luck) runs in the background: leaving the
         # page cuts it off, which is no failure.
         if request.failure == "net::ERR_ABORTED" and ANALYSIS.search(request.url):
             return

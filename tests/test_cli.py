@@ -254,3 +254,21 @@ def test_previews_writes_an_image_per_board_and_says_what_it_shows(tmp_path):
     for name in names:
         assert Image.open(tmp_path / name).size == (1200, 630)
     assert any(", your turn · Ludo | " in line for line in lines)
+
+
+def test_screenshots_of_a_board_mid_turn_on_a_phone(tmp_path):
+    """``python -m app screenshots`` (one of its pictures here: the review's takes a minute)."""
+    import os
+
+    from PIL import Image
+
+    from app.screenshots import CHROMIUM, take
+
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("needs Debian's chromium (the README's test command installs it)")
+    [path] = take(str(tmp_path), only=("ludo-4-mid-turn",))
+    image = Image.open(path)
+    assert image.size == (780, 1688)  # 390 x 844 CSS px, at twice the pixels
+    # The board's felt, and yellow (the player to move) somewhere on it.
+    colors = {pixel for pixel in image.convert("RGB").resize((78, 168)).getdata()}
+    assert any(r > 200 and 150 < g < 200 and b < 60 for r, g, b in colors)

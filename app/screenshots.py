@@ -1,0 +1,91 @@
+"""Screenshots of the game on a phone, kept in docs/screenshots: ``python -m app screenshots``.
+
+Each game's board in the middle of a turn (the dice rolled, the landing spots offered) and a
+finished game's review, as a 390 px phone shows them in Chromium (Debian's ``chromium`` and
+Playwright's Python package: ``pip install -e '.[test]'``), from the app served on 127.0.0.1
+with a store of its own. Regenerate them when the page changes.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+LABEL = "screenshots"  # the test keys' label: the same games every time
+
+
+def _mid_turn(game: str, players: int):
+    """A new game whose first roll leaves a move to make, on the first seed there is."""
+    from app.cli import table_options
+    from app.engine.core import MOVE
+    from app.keys import Keys
+    from app.play import Game, demo_seats, simulation_seed
+
+    keys = Keys.for_tests(LABEL)
+    options = table_options(game, players)
+    for number in range(200):
+        played = Game.new(game, demo_seats(game, players, options), keys,
+                          seed=simulation_seed(f"{LABEL}/{game}", number), options=options)
+        ahead = Game.from_token(played.token(), keys)
+        ahead.step()
+        if ahead.match.phase == MOVE:
+            return played
+    raise RuntimeError(f"no seed gives {game} a choice on its first roll")
+
+
+def take(out: str = "docs/screenshots", only: tuple[str, ...] = ()) -> list[str]:
+    """Write the screenshots into ``out`` (``only`` those named, when given); their paths."""
+    from playwright.sync_api import sync_playwright
+    from werkzeug.serving import make_server
+
+    from app.cli import play_random
+    from app.keys import Keys
+    from app.web import create_app
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    keys = Keys.for_tests(LABEL)
+    shots = [(f"{game}-{players}-mid-turn", f"/g/{_mid_turn(game, players).token()}#s=r",
+              "#board .landing")
+             for game, players in (("parcheesi", 4), ("red-arse", 4), ("ludo", 4))]
+    shots.append(("review-phone", f"/g/{play_random('parcheesi', 2, LABEL, 0, keys).token()}",
+                  "#gamereview"))
+    shots = [shot for shot in shots if not only or shot[0] in only]
+    written = []
+    with tempfile.TemporaryDirectory() as store:
+        # Fewer playouts than the product's, and none extra: the review is on screen in
+        # seconds, its grades as sound as a quick look needs.
+        app = create_app({"KEYS": keys, "STORE_URL": f"sqlite:///{store}/store.db",
+                          "ANALYSIS_PLAYOUTS": 60, "REVIEW_PLAYOUTS": 60, "REVIEW_EXTRA": 0})
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM,
+                                                     args=["--no-sandbox", "--disable-gpu"])
+                for name, path, shown in shots:
+                    context = browser.new_context(viewport=PHONE, is_mobile=True,
+                                                  has_touch=True, device_scale_factor=2)
+                    page = context.new_page()
+                    page.add_init_script(
+                        "localStorage.setItem('boardpass:bot-speed', 'instant')")
+                    page.goto(f"http://127.0.0.1:{server.server_port}{path}")
+                    page.locator(shown).first.wait_for(state="attached", timeout=30_000)
+                    if name == "review-phone":  # every move reviewed, the luck in
+                        page.wait_for_function(
+                            "() => [...document.querySelectorAll('#stats td')].every("
+                            "(td) => td.textContent !== '…')", timeout=120_000)
+                        page.locator("#gamereview").scroll_into_view_if_needed()
+                    else:
+                        page.wait_for_timeout(500)  # the pills
+                    target = folder / f"{name}.png"
+                    page.screenshot(path=str(target))
+                    written.append(str(target))
+                    context.close()
+                browser.close()
+        finally:
+            server.shutdown()
+    return written
