@@ -17,6 +17,9 @@ A layout holds:
   each of its 4 pieces waits at position -1) and, for Parcheesi and Ludo, ``path`` (progress ->
   point) and ``home`` (where its pieces at Home, or in Ludo's goal, stand);
 - ``places`` (Red Arse): place -> point, the same for every color (places are shared);
+  ``center`` the center's place and per color ``homes``, the places of its home slots 1 to 4;
+- per color ``numbers`` (Parcheesi, Ludo): the track square's number at each progress up to its
+  home column (how moves and the board's text alternative name where a piece stands);
 - ``home_progress``: Parcheesi's Home or Ludo's goal (pieces there share one spot), None for Red
   Arse;
 - ``squares`` (Parcheesi, Ludo): the track squares in number order (they are among ``cells`` too).
@@ -121,7 +124,8 @@ def _parcheesi() -> dict:
                          ((-1.5, -1.5), (1.5, -1.5), (-1.5, 1.5), (1.5, 1.5))]
         hx, hy = _HOME_PATHS[c][-1]
         color["home"] = _point(9.5 + (hx - 9) * 0.55, 9.5 + (hy - 9) * 0.55)
-        color["path"] = ([centre(track[board.cell(c, p) - 1]) for p in range(board.last + 1)]
+        color["numbers"] = [board.cell(c, p) for p in range(board.last + 1)]
+        color["path"] = ([centre(track[n - 1]) for n in color["numbers"]]
                          + [centre(cell) for cell in _HOME_PATHS[c]])
         colors.append(color)
         cells.append({"x": nx, "y": ny, "shape": "panel", "w": 7.2, "h": 7.2, "kind": "nest",
@@ -218,6 +222,7 @@ def red_arse(seats: int) -> dict:
         color["base"] = [_point(vn[0] + a * d[0] - b * p[0], vn[1] + a * d[1] - b * p[1])
                          for a, b in BASE_STEPS]
         color["home"] = None
+        color["homes"] = [board.home(c, slot) for slot in range(PIECES)]
         colors.append(color)
         bx = sum(x for x, _ in color["base"]) / PIECES
         by = sum(y for _, y in color["base"]) / PIECES
@@ -260,8 +265,8 @@ def red_arse(seats: int) -> dict:
     right, bottom = max(x + r for x, _, r in reach) + pad, max(y + r for _, y, r in reach) + pad
     view = [round(left, 3), round(top, 3), round(right - left, 3), round(bottom - top, 3)]
     return {"game": "red-arse", "board": seats, "view": view, "outline": outline,
-            "cells": cells, "colors": colors, "places": places, "home_progress": None,
-            "nest_progress": -1}
+            "cells": cells, "colors": colors, "places": places, "center": board.center,
+            "home_progress": None, "nest_progress": -1}
 
 
 # -- Ludo ---------------------------------------------------------------------------------------
@@ -371,8 +376,8 @@ def ludo(arms: int) -> dict:
                       "points": [[0.0, 0.0], _point(corner * left[0], corner * left[1]),
                                  _point(corner * right[0], corner * right[1])],
                       "kind": "goal", "color": color["name"], "place": goal})
-        track = [[squares[board.cell(c, q) - 1]["x"], squares[board.cell(c, q) - 1]["y"]]
-                 for q in range(board.last + 1)]
+        color["numbers"] = [board.cell(c, q) for q in range(board.last + 1)]
+        track = [[squares[n - 1]["x"], squares[n - 1]["y"]] for n in color["numbers"]]
         column = [_point(*_ludo_square(c, LUDO_ARM - 2 - m, 0, arms))
                   for m in range(board.home_path)]
         color["path"] = track + column

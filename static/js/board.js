@@ -33,6 +33,8 @@ export class Board {
     this.spotLayer = el("g", { class: "spots" }, svg);
     this.chanceLayer = el("g", { class: "chances" }, svg);
     this.chances = null;  // the chances drawn last, kept dimmed while newer ones come
+    this.names = null;  // each seat's player's name, as place() was last given them
+    this.describe = null;  // (name, color index, piece, progress) -> a piece in words, or null
     this.clearMoves();
     current = this;  // the board taps go to (tapTarget)
   }
@@ -126,11 +128,13 @@ export class Board {
     return path.map((p) => this.spot(c, p, m.piece));
   }
 
-  // Draw every piece; `seats` gives each seat's color index. Pieces sharing a spot are drawn
-  // side by side (Ludo lets any number share a square).
-  place(pieces, seats) {
+  // Draw every piece; `seats` gives each seat's color index and `names` its player's name.
+  // Pieces sharing a spot are drawn side by side (Ludo lets any number share a square). Each
+  // piece is named for screen readers, whose it is and where (the page's `describe`).
+  place(pieces, seats, names = this.names) {
     this.pieceLayer.replaceChildren();
     this.pieceNodes = [];
+    this.names = names;
     const stacks = new Map();
     pieces.forEach((list, s) => list.forEach((p, k) => {
       let [x, y] = this.spot(seats[s], p, k);
@@ -146,6 +150,11 @@ export class Board {
       const node = el("circle", { cx: x, cy: y, r: 0.36, class: "piece",
         fill: this.layout.colors[seats[s]].fill, "data-seat": s, "data-piece": k,
         "data-progress": p }, this.pieceLayer);
+      const label = names && this.describe ? this.describe(names[s], seats[s], k, p) : null;
+      if (label) {
+        node.setAttribute("role", "img");
+        node.setAttribute("aria-label", label);
+      }
       this.pieceNodes.push(node);
     }));
   }
@@ -233,6 +242,11 @@ export class Board {
       const [x, y] = this.pillSpot(c);
       const w = 0.5 + 0.36 * text.length;
       const g = el("g", { class: pending ? "chance pending" : "chance", "data-seat": s }, this.chanceLayer);
+      if (this.names && this.names[s] !== undefined) {  // read out whole, not as a bare "33%"
+        g.setAttribute("role", "img");
+        g.setAttribute("aria-label", _("%(who)s's chance to win: %(chance)s",
+          { who: this.names[s], chance: text }));
+      }
       el("rect", { x: x - w / 2, y: y - PILL_H / 2, width: w, height: PILL_H, rx: PILL_H / 2,
         stroke: this.layout.colors[c].fill }, g);
       el("text", { x, y, "text-anchor": "middle", "dominant-baseline": "central" }, g)

@@ -7,7 +7,7 @@ import { _, lang } from "./i18n.js";
 import { chancesAfter, chancesAt, markDecision, showChances, showGameReview } from "./review.js";
 import {
   MEDALS, SPEED_KEY, TEXT, addFeed, botSpeed, isBot, isLudo, lastTurn, nameOf, offerMoves,
-  outcomeLines, replay, said, say, seatsColors, sentBack, showDice, useBoard,
+  outcomeLines, replay, said, say, seatsColors, seatsNames, sentBack, showDice, useBoard,
 } from "./table.js";
 
 const app = document.getElementById("app");
@@ -161,7 +161,7 @@ function rollStep() {
 
 function render() {
   const v = view;
-  board.place(v.pieces, seatsColors(v));
+  board.place(v.pieces, seatsColors(v), seatsNames(v));
   board.clearMoves();
   if (movedOn) { renderMovedOn(v); return; }
   // The dice of this turn: while they are played, and once the turn is done.
@@ -388,7 +388,7 @@ function wentOn(next, hide) {
 async function showPlayed(next) {
   if (next.replay && next.replay.events.length) {
     if (!next.simulated) await replay(next.replay, next, (step) => pills(next, step));
-    board.place(next.pieces, seatsColors(next));
+    board.place(next.pieces, seatsColors(next), seatsNames(next));
     showDice(next.last_roll);
   }
   pills(next, next.steps);
@@ -789,7 +789,7 @@ async function start() {
   const stale = warnIfStale(first) || !!movedOn;
   if (first.message && params.get("new")) {
     showSend(first, true);
-    board.place(first.pieces, seatsColors(first));
+    board.place(first.pieces, seatsColors(first), seatsNames(first));
     pills(first, first.steps);
     showAddPlayer();
     return;

@@ -6,8 +6,8 @@
 import { Board, sleep } from "./board.js";
 import { _, lang } from "./i18n.js";
 import {
-  TEXT, addFeed, colorOf, isBot, nameOf, offerMoves, replay, said, say, seatsColors, showDice,
-  useBoard, useSpeed,
+  TEXT, addFeed, colorOf, isBot, nameOf, offerMoves, replay, said, say, seatsColors, seatsNames,
+  showDice, useBoard, useSpeed,
 } from "./table.js";
 
 const ROOM = {
@@ -307,7 +307,7 @@ async function join(event) {
 function render() {
   const v = view;
   const seat = mySeat(v);
-  board.place(v.pieces, seatsColors(v));
+  board.place(v.pieces, seatsColors(v), seatsNames(v));
   board.clearMoves();
   showPeople(v, seat);
   showJoin(v, seat);

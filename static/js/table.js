@@ -9,7 +9,10 @@ import { markDecision } from "./review.js";
 const $ = (id) => document.getElementById(id);
 let board = null;
 
-export function useBoard(drawn) { board = drawn; }
+export function useBoard(drawn) {
+  board = drawn;
+  board.describe = pieceWords;
+}
 
 // -- every word, in one place ---------------------------------------------------------------------
 
@@ -35,6 +38,30 @@ export const TEXT = {
     "red-arse": (n) => _("Marble %(n)s: show its moves", { n }),
     ludo: (n) => _("Piece %(n)s: show its moves", { n }),
   },
+  // The board in words, for screen readers: each piece, whose it is and where it stands (in
+  // the words its game's moves use), and a movable piece's button.
+  pieceAt: {
+    parcheesi: (who, color, n, where) => _("%(who)s (%(color)s): pawn %(n)s, %(where)s",
+      { who, color, n, where }),
+    "red-arse": (who, color, n, where) => _("%(who)s (%(color)s): marble %(n)s, %(where)s",
+      { who, color, n, where }),
+    ludo: (who, color, n, where) => _("%(who)s (%(color)s): piece %(n)s, %(where)s",
+      { who, color, n, where }),
+  },
+  atBase: {
+    parcheesi: () => _("in the nest"),
+    "red-arse": () => _("in base"),
+    ludo: () => _("at home"),
+  },
+  atHome: {  // where pieces finish (Red Arse's finish in their home slots)
+    parcheesi: () => _("at Home"),
+    ludo: () => _("in the goal"),
+  },
+  inCenter: () => _("in the center"),
+  onSquare: (n) => _("on square %(n)s", { n }),
+  inHole: (n) => _("in hole %(n)s", { n }),
+  onPlace: (place) => _("on %(place)s", { place }),
+  showMovesOf: (piece) => _("%(piece)s: show its moves", { piece }),
   sentBack: {
     parcheesi: (who, whom) => _("%(who)s sent %(whom)s's pawn back to the nest", { who, whom }),
     "red-arse": (who, whom) => _("%(who)s sent %(whom)s's marble back to base", { who, whom }),
@@ -157,8 +184,36 @@ export function colorOf(seat) {
   return board.layout.colors.findIndex((c) => c.name === seat.color);
 }
 export function seatsColors(v) { return v.seats.map(colorOf); }
+export function seatsNames(v) { return v.seats.map((s) => s.name); }
 export function nameOf(v, seat) { return v.seats[seat].name; }
 export function isBot(v, seat) { return !!v.seats[seat].bot; }
+
+// A piece in words: whose (`who`, of color index `c`), which (`k`, from 0) and where (`p`, its
+// progress, or its place on a board of shared places); null when the board can't say where.
+function pieceWords(who, c, k, p) {
+  const where = whereIs(c, p);
+  return where && said(TEXT.pieceAt)(who, TEXT.color(board.layout.colors[c].name), k + 1, where);
+}
+
+// Where a piece of color index `c` at `p` stands, as its game's move labels name places.
+function whereIs(c, p) {
+  const layout = board.layout;
+  if (p < 0) return said(TEXT.atBase)();
+  if (layout.places) {  // Red Arse: places are the same for every color
+    if (p === layout.center) return TEXT.inCenter();
+    const owner = layout.colors.findIndex((o) => o.homes && o.homes.includes(p));
+    if (owner < 0) return layout.center === undefined ? null : TEXT.inHole(p + 1);
+    const n = layout.colors[owner].homes.indexOf(p) + 1;
+    return TEXT.onPlace(owner === c ? _("home slot %(n)s", { n })
+      : _("%(color)s's home slot %(n)s", { color: TEXT.color(layout.colors[owner].name), n }));
+  }
+  const numbers = layout.colors[c].numbers;
+  if (!numbers) return null;  // a layout from before the numbers (cached): no words
+  if (p === layout.home_progress) return said(TEXT.atHome)();
+  if (p < numbers.length) return TEXT.onSquare(numbers[p]);
+  const n = p - numbers.length + 1;
+  return TEXT.onPlace(isLudo() ? _("home column %(n)s", { n }) : _("home row %(n)s", { n }));
+}
 
 // -- the status line, the dice, the feed ----------------------------------------------------------
 
@@ -233,8 +288,12 @@ export function offerMoves(v, selected, play, select) {
     if (v.legal.some((m) => m.from === progress)) {
       node.classList.add("movable");
       node.setAttribute("tabindex", "0");
+      const piece = +node.dataset.piece;
+      const words = pieceWords(nameOf(v, v.turn), colorOf(v.seats[v.turn]), piece, progress);
       node.setAttribute("role", "button");
-      node.setAttribute("aria-label", said(TEXT.showMoves)(+node.dataset.piece + 1));
+      node.setAttribute("aria-label", words ? TEXT.showMovesOf(words)
+        : said(TEXT.showMoves)(piece + 1));
+      node.setAttribute("aria-pressed", String(selected === progress));
       activate(node, () => select(progress));
     }
   }
@@ -268,7 +327,8 @@ export async function replay(r, v, after = () => {}, watch = true) {
   $("skip").hidden = skipped;
   $("skip").onclick = () => { skipped = true; };
   const colors = seatsColors(v);
-  if (watch) board.place(r.pieces, colors);
+  const names = seatsNames(v);
+  if (watch) board.place(r.pieces, colors, names);
   const decided = new Set(v.decisions.map(([step]) => step));
   let previous = null;
   for (const [i, event] of r.events.entries()) {
@@ -295,7 +355,7 @@ export async function replay(r, v, after = () => {}, watch = true) {
       if (pace) await sleep(500 * pace);
     } else if (event.kind === "move") {
       if (pace) await board.animate(event.seat, event.piece, colors[event.seat], event, 90 * pace);
-      board.place(event.pieces, colors);
+      board.place(event.pieces, colors, names);
       if (pace) await sleep(200 * pace);
     } else {
       say(TEXT.reroll(who, event.kind === "claim"));
