@@ -25,6 +25,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 
 KEYS_LABEL = "analysis-load"
 
@@ -48,6 +49,31 @@ def serve(port_file: str, workers: int | None) -> None:
         server.serve_forever()
     except KeyboardInterrupt:  # stopped: the analysis workers stop with the process
         pass
+
+
+@contextmanager
+def served(workers: int | None = None):
+    """``serve`` in a process of its own; yields its port, and stops it as Ctrl-C would (the
+    server stops its analysis workers)."""
+    with tempfile.TemporaryDirectory() as folder:
+        port_file = os.path.join(folder, "port")
+        server = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from app.analysis_load import serve; "
+             "serve(sys.argv[1], None if sys.argv[2] == '-' else int(sys.argv[2]))",
+             port_file, "-" if workers is None else str(workers)])
+        try:
+            while not os.path.exists(port_file) or not open(port_file).read():
+                if server.poll() is not None:
+                    raise RuntimeError("the server didn't start")
+                time.sleep(0.05)
+            yield int(open(port_file).read())
+        finally:
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
 
 
 def _turns(count: int) -> list[tuple[str, int, list]]:
@@ -120,54 +146,36 @@ def analysis_load(turns: int = 300, clients: int = 8, workers: int | None = None
 
     jobs = _turns(2 * turns)
     asks = _asks(games)
-    with tempfile.TemporaryDirectory() as folder:
-        port_file = os.path.join(folder, "port")
-        server = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from app.analysis_load import serve; "
-             "serve(sys.argv[1], None if sys.argv[2] == '-' else int(sys.argv[2]))",
-             port_file, "-" if workers is None else str(workers)])
-        try:
-            while not os.path.exists(port_file) or not open(port_file).read():
-                if server.poll() is not None:
-                    raise RuntimeError("the server didn't start")
-                time.sleep(0.05)
-            port = int(open(port_file).read())
-            _play(port, jobs[:5], interval)  # warm up: imports, the store's file
-            alone = _play(port, jobs[5:turns], interval)
-            # The analysis pool starts with the first request: not part of what is timed.
-            _request(port, "GET", asks[1])
-            stop = threading.Event()
-            answers: dict[int, int] = {}
-            seconds: list[float] = []
-            lock = threading.Lock()
+    with served(workers) as port:
+        _play(port, jobs[:5], interval)  # warm up: imports, the store's file
+        alone = _play(port, jobs[5:turns], interval)
+        # The analysis pool starts with the first request: not part of what is timed.
+        _request(port, "GET", asks[1])
+        stop = threading.Event()
+        answers: dict[int, int] = {}
+        seconds: list[float] = []
+        lock = threading.Lock()
 
-            def ask(number: int) -> None:
-                k = number
-                while not stop.is_set():
-                    status, headers, took = _request(port, "GET", asks[k % len(asks)])
-                    with lock:
-                        answers[status] = answers.get(status, 0) + 1
-                        if status == 200:
-                            seconds.append(took)
-                    k += clients
-                    if status == 503:
-                        stop.wait(float(headers.get("Retry-After", 3)))
+        def ask(number: int) -> None:
+            k = number
+            while not stop.is_set():
+                status, headers, took = _request(port, "GET", asks[k % len(asks)])
+                with lock:
+                    answers[status] = answers.get(status, 0) + 1
+                    if status == 200:
+                        seconds.append(took)
+                k += clients
+                if status == 503:
+                    stop.wait(float(headers.get("Retry-After", 3)))
 
-            askers = [threading.Thread(target=ask, args=(n,)) for n in range(clients)]
-            for asker in askers:
-                asker.start()
-            time.sleep(1.0)  # the analysis under way before the turns are timed
-            loaded = _play(port, jobs[turns:turns + len(alone)], interval)
-            stop.set()
-            for asker in askers:
-                asker.join()
-        finally:  # as Ctrl-C stops it: the server stops its analysis workers
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+        askers = [threading.Thread(target=ask, args=(n,)) for n in range(clients)]
+        for asker in askers:
+            asker.start()
+        time.sleep(1.0)  # the analysis under way before the turns are timed
+        loaded = _play(port, jobs[turns:turns + len(alone)], interval)
+        stop.set()
+        for asker in askers:
+            asker.join()
     return {"workers": "the default (one per core but one)" if workers is None else workers,
             "cores": os.cpu_count(), "turns": len(alone), "turn_every_s": interval,
             "turn_ms_alone": spread(alone, 1),

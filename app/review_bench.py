@@ -13,15 +13,10 @@ last move, and the slowest single answer. The issue's aim: within 10 s of the la
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from app.analysis_load import KEYS_LABEL, _request
+from app.analysis_load import KEYS_LABEL, _request, served
 
 PARALLEL = 3  # the page's requests at once (static/js/review.js)
 PEOPLE = 2  # the people at each table; the other seats are medium bots
@@ -93,35 +88,18 @@ def review_ready(game: str, players: int, every: float, number: int = 0) -> dict
     token = played.token()
     asks = [f"/api/games/{token}/luck"] + \
         [f"/api/games/{token}/review?step={step}&lang=en" for step, _ in decisions]
-    with tempfile.TemporaryDirectory() as folder:
-        port_file = os.path.join(folder, "port")
-        server = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from app.analysis_load import serve; "
-             "serve(sys.argv[1], None)", port_file])
-        try:
-            while not os.path.exists(port_file) or not open(port_file).read():
-                if server.poll() is not None:
-                    raise RuntimeError("the server didn't start")
-                time.sleep(0.05)
-            port = int(open(port_file).read())
-            start = time.perf_counter()
-            for number, (link, seat, steps) in enumerate(turns):
-                time.sleep(max(0.0, start + number * every - time.perf_counter()))
-                status, _, _ = _request(port, "GET", f"/api/games/{link}")
-                assert status == 200, status
-                status, _, _ = _request(port, "POST", f"/api/games/{link}/turn",
-                                        {"seat": seat, "steps": steps})
-                assert status == 200, status
-            last = time.perf_counter()
-            took = _ask_all(port, asks)
-            ready = time.perf_counter() - last
-        finally:  # as Ctrl-C stops it: the server stops its analysis workers
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+    with served() as port:
+        start = time.perf_counter()
+        for number, (link, seat, steps) in enumerate(turns):
+            time.sleep(max(0.0, start + number * every - time.perf_counter()))
+            status, _, _ = _request(port, "GET", f"/api/games/{link}")
+            assert status == 200, status
+            status, _, _ = _request(port, "POST", f"/api/games/{link}/turn",
+                                    {"seat": seat, "steps": steps})
+            assert status == 200, status
+        last = time.perf_counter()
+        took = _ask_all(port, asks)
+        ready = time.perf_counter() - last
     return {"game": game, "players": players, "turns": len(turns),
             "decisions": len(decisions), "turn_every_s": every,
             "review_ready_s": round(ready, 2), "slowest_answer_s": round(max(took), 2)}

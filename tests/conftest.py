@@ -43,3 +43,40 @@ def store_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path}/store.db"
     return request.getfixturevalue("dynamodb_url")
+
+
+# -- the browser tests: one server and one Chromium per module --------------------------------
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The app served from a thread on 127.0.0.1 for a module's browser tests, with a store
+    of its own and no Twilio account nor public address. Few playouts, and none extra for close
+    calls: the chance-to-win pills and move reviews come fast (their sense is tested in
+    test_review_api.py and the engine's tests; here, the page), and room for a whole game's
+    review at once (a full pool's 503 is the API tests': the page retries it, but the browser
+    logs it as an error)."""
+    from browser_support import KEYS, LiveServer
+
+    store = tmp_path_factory.mktemp("store") / "store.db"
+    with pytest.MonkeyPatch.context() as mp:
+        for name in list(os.environ):
+            if name.startswith("TWILIO_") or name == "PUBLIC_URL":
+                mp.delenv(name)
+        with LiveServer(create_app({"KEYS": KEYS, "ANALYSIS_PLAYOUTS": 30,
+                                    "REVIEW_PLAYOUTS": 30, "REVIEW_EXTRA": 0,
+                                    "ANALYSIS_WAITING": 40,
+                                    "STORE_URL": f"sqlite:///{store}"})) as live:
+            yield live
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    from browser_support import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

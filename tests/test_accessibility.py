@@ -21,13 +21,12 @@ import re
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 from app.cli import play_random, table_options  # noqa: E402
 from app.play import PLAYER_NAMES, Game, demo_seats, simulation_seed  # noqa: E402
-from app.web import create_app  # noqa: E402
 from browser_support import (  # noqa: E402
-    ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, KEYS, PHONE, ROOT, LiveServer, steps_hash)
+    ARTIFACTS, CHROMIUM, KEYS, PHONE, ROOT, steps_hash)
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -46,21 +45,6 @@ AXE_RUN = """async () => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    store = tmp_path_factory.mktemp("store") / "store.db"
-    with LiveServer(create_app({"KEYS": KEYS, "ANALYSIS_PLAYOUTS": 30, "REVIEW_PLAYOUTS": 30,
-                                "REVIEW_EXTRA": 0, "ANALYSIS_WAITING": 40,
-                                "STORE_URL": f"sqlite:///{store}"})) as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @functools.cache

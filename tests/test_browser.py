@@ -19,12 +19,11 @@ from dataclasses import replace
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 from app.play import Game  # noqa: E402
-from app.web import create_app  # noqa: E402
 from browser_support import (  # noqa: E402
-    ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, KEYS, PHONE, WATCH_PIECES_JS, LiveServer, Monitor, dice,
+    ARTIFACTS, CHROMIUM, KEYS, PHONE, WATCH_PIECES_JS, Monitor, dice,
     enter_then_move, find_decision, find_ludo_decision, find_red_arse_decision, find_seed,
     hash_steps, ludo_game, ludo_last_turn,
     new_game, page_hash, pieces, play_first_turn, play_out_turn, progress_grid, replay_ms, roll,
@@ -61,25 +60,6 @@ def sms(request):
         "".join(body + "\n" for body in summary.bodies), encoding="utf-8")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    store = tmp_path_factory.mktemp("store") / "store.db"
-    with pytest.MonkeyPatch.context() as mp:
-        for name in list(os.environ):
-            if name.startswith("TWILIO_") or name == "PUBLIC_URL":
-                mp.delenv(name)
-        # Few playouts, and none extra for close calls (with so few, nearly every call is close):
-        # the chance-to-win pills and move reviews come fast. Their sense is tested in
-        # test_review_api.py and the engine's tests; here, the page.
-        with LiveServer(create_app({"KEYS": KEYS, "ANALYSIS_PLAYOUTS": 30,
-                                    "REVIEW_PLAYOUTS": 30, "REVIEW_EXTRA": 0,
-                                    # Room for a whole game's review at once: a full pool's
-                                    # 503 is the API tests' (the page retries it, but the
-                                    # browser logs it as an error).
-                                    "ANALYSIS_WAITING": 40,
-                                    "STORE_URL": f"sqlite:///{store}"})) as live:
-            yield live
-
 
 @pytest.fixture(autouse=True)
 def fresh_store(server, tmp_path):
@@ -91,13 +71,6 @@ def fresh_store(server, tmp_path):
         old.close()
     app.config["STORE_URL"] = f"sqlite:///{tmp_path}/store.db"
 
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -11,13 +11,12 @@ import os
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 from app.cli import play_random, table_options  # noqa: E402
 from app.play import Game, demo_seats  # noqa: E402
-from app.web import create_app  # noqa: E402
 from browser_support import (  # noqa: E402
-    ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, KEYS, PHONE, LiveServer)
+    ARTIFACTS, CHROMIUM, KEYS, PHONE)
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
 
@@ -31,21 +30,6 @@ new PerformanceObserver((list) => {
 SETTLE_MS = 2500  # the board drawn, the replay's first steps, the pills asked for
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    store = tmp_path_factory.mktemp("store") / "store.db"
-    with LiveServer(create_app({"KEYS": KEYS, "ANALYSIS_PLAYOUTS": 30, "REVIEW_PLAYOUTS": 30,
-                                "REVIEW_EXTRA": 0, "ANALYSIS_WAITING": 40,
-                                "STORE_URL": f"sqlite:///{store}"})) as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def visit(browser, url: str, name: str) -> dict:

@@ -25,11 +25,10 @@ import urllib.parse
 import pytest
 
 pytest.importorskip("playwright")
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
-from app.web import create_app  # noqa: E402
 from browser_support import (  # noqa: E402
-    ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, KEYS, PHONE, LiveServer, Monitor, dice, enter_then_move,
+    ARTIFACTS, CHROMIUM, PHONE, Monitor, dice, enter_then_move,
     find_seed, new_game, progress_grid, shot)
 
 
@@ -116,20 +115,6 @@ def latency(request):
             encoding="utf-8")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    store = tmp_path_factory.mktemp("store") / "store.db"
-    with pytest.MonkeyPatch.context() as mp:
-        for name in list(os.environ):
-            if name.startswith("TWILIO_") or name == "PUBLIC_URL":
-                mp.delenv(name)
-        # As in test_browser.py: few playouts, so the move reviews the feed asks for come fast.
-        with LiveServer(create_app({"KEYS": KEYS, "ANALYSIS_PLAYOUTS": 30,
-                                    "REVIEW_PLAYOUTS": 30, "REVIEW_EXTRA": 0,
-                                    "ANALYSIS_WAITING": 40,
-                                    "STORE_URL": f"sqlite:///{store}"})) as live:
-            yield live
-
 
 @pytest.fixture(autouse=True)
 def fresh_store(server, tmp_path):
@@ -140,13 +125,6 @@ def fresh_store(server, tmp_path):
         old.close()
     app.config["STORE_URL"] = f"sqlite:///{tmp_path}/store.db"
 
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

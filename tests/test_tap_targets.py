@@ -25,7 +25,7 @@ from playwright.sync_api import expect  # noqa: E402
 from browser_support import (  # noqa: E402
     ARTIFACTS, CHROMIUM, Monitor, find_decision, find_ludo_decision, find_red_arse_decision,
     hash_steps, page_hash, steps_hash)
-from test_browser import browser, fresh_store, server, shared_spot  # noqa: E402,F401 (fixtures)
+from test_browser import fresh_store, shared_spot  # noqa: E402,F401 (fixtures)
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
 

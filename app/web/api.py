@@ -276,22 +276,24 @@ def board(game):
     if game not in GAMES:
         raise BadRequest(message("no_game", name=repr(game)))
     size = request.args.get("board")
-    if game == "red-arse":
+    if game in ("red-arse", "ludo"):
         if size not in (None, "4", "6"):
-            raise BadRequest(message("red_arse_board"))
-        options = red_arse_settings.options_for(int(size or 4))
-    elif game == "ludo":
-        if size not in (None, "4", "6"):
-            raise BadRequest(message("ludo_board_query"))
-        options = ludo_options(int(size or 4))
+            raise BadRequest(message("red_arse_board" if game == "red-arse"
+                                     else "ludo_board_query"))
     elif size is not None:
         raise BadRequest(message("one_board", title=TITLES[game]))
-    else:
-        options = 0
-    response = jsonify(board_layout(game, options))
+    response = jsonify(board_layout(game, board_options(game, int(size or 4))))
     response.cache_control.public = True
     response.cache_control.max_age = 3600
     return response
+
+
+def board_options(game: str, size: int) -> int:
+    """The table options that draw ``game``'s board of ``size`` seats (4 or 6: Red Arse's and
+    Ludo's; the others have one board)."""
+    if game == "red-arse":
+        return red_arse_settings.options_for(size)
+    return ludo_options(size) if game == "ludo" else 0
 
 
 @bp.post("/games")

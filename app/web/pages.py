@@ -20,7 +20,7 @@ from app.web import ROOT, preview, room_api
 from app.web.layout import board_layout
 from app.web.limits import limits
 from app.store import StoreUnavailable
-from app.web.api import (STATUS, BadRequest, MovedOn, NotHost, NotJson, NotYours, TableFull,
+from app.web.api import (STATUS, BadRequest, board_options, MovedOn, NotHost, NotJson, NotYours, TableFull,
                          TooEarly, WrongSeat, begin, bot_name, default_name, ludo_options, message,
                          new_game as create_game, parse_deadline, parse_host, parse_lang,
                          parse_players, parse_settings, public_url)
@@ -233,9 +233,7 @@ def board_url(played: Game) -> str:
 
 @cache
 def _board_frame(game: str, size: int | None) -> dict:
-    options = red_arse_settings.options_for(size) if game == "red-arse" else \
-        ludo_options(size) if game == "ludo" else 0
-    drawn = board_layout(game, options)
+    drawn = board_layout(game, board_options(game, size or 4))
     return {"view": " ".join(str(v) for v in drawn["view"]), "holes": bool(drawn.get("places"))}
 
 
