@@ -85,6 +85,7 @@ class LiveServer:
 # -- watching a page: console errors, failed requests ------------------------------------------
 
 ANALYSIS = re.compile(r"/api/games/[^/]+/((chances|review)\?|luck$)")
+ICON = re.compile(r"/icon-\d+\.png$")
 
 
 @dataclass
@@ -142,6 +143,9 @@ class Monitor:
         # page cuts it off, which is no failure.
         if request.failure == "net::ERR_ABORTED" and ANALYSIS.search(request.url):
             return
+        # Nor is the browser's fetch of the page's icon, cut off by the next page.
+        if request.failure == "net::ERR_ABORTED" and ICON.search(request.url):
+            return
         if not request.url.endswith("/favicon.ico"):
             self.problems.append(f"request failed: {request.method} {request.url}: "
                                  f"{request.failure}")
@@ -168,13 +172,14 @@ PIECES_JS = """() => [...document.querySelectorAll('#board circle.piece')].map((
   seat: +c.dataset.seat, piece: +c.dataset.piece, progress: +c.dataset.progress,
   cx: +c.getAttribute('cx'), cy: +c.getAttribute('cy')}))"""
 
-# Records every move of a piece node (board.js animate() sets cx/cy on the node it slides).
+# Records every move of a piece on the board: a piece node's, or the copy of it that hops along
+# its path (board.js fly() sets cx/cy on it square by square).
 WATCH_PIECES_JS = """
 window.__pieceMoves = [];
 new MutationObserver((records) => {
   for (const r of records) {
     const n = r.target;
-    if (n.classList && n.classList.contains('piece')) {
+    if (n.classList && (n.classList.contains('piece') || n.classList.contains('ghost'))) {
       window.__pieceMoves.push({seat: +n.dataset.seat, piece: +n.dataset.piece,
         attr: r.attributeName, value: +n.getAttribute(r.attributeName), t: performance.now()});
     }
@@ -196,7 +201,9 @@ def progress_grid(page) -> list[list[int]]:
 
 
 def dice(page) -> list[int]:
-    return [int(t) for t in page.locator("#dice span.die").all_text_contents()]
+    """The dice shown, by the faces' values (each die says its number to screen readers)."""
+    return [int(v) for v in page.eval_on_selector_all(
+        "#dice span.die", "(ds) => ds.map((d) => d.getAttribute('aria-label'))")]
 
 
 def hash_steps(page) -> list:

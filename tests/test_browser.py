@@ -1735,14 +1735,20 @@ def test_chance_to_win_pills_by_each_base_on_arrival_and_after_each_move(server,
     assert 98 <= sum(pills.values()) <= 102  # each rounded to a whole percent
     answer = server.api(f"/api/games/{token}/chances?step={arrival['steps']}")[1]
     assert pills == {s: round(c * 100) for s, c in enumerate(answer["chances"])}
-    # Each pill sits amid its own nest's four spots (Parcheesi's square nests leave room).
+    # Each pill sits amid its own nest's four spots (Parcheesi's square nests leave room), under
+    # its player's name.
     layout = server.api("/api/boards/parcheesi")[1]
     for s, view_seat in enumerate(arrival["seats"]):
         base = next(c["base"] for c in layout["colors"] if c["name"] == view_seat["color"])
+        middle = (sum(p[0] for p in base) / 4, sum(p[1] for p in base) / 4)
         box = page.locator(f"#board g.chance[data-seat='{s}'] rect")
         x = float(box.get_attribute("x")) + float(box.get_attribute("width")) / 2
         y = float(box.get_attribute("y")) + float(box.get_attribute("height")) / 2
-        assert (round(x, 3), round(y, 3)) == (sum(p[0] for p in base) / 4, sum(p[1] for p in base) / 4)
+        name = page.locator(f"#board g.nestname[data-seat='{s}'] text")
+        assert name.text_content() == view_seat["name"]
+        name_y = float(name.get_attribute("y"))
+        assert round(x, 3) == middle[0] and name_y < middle[1] < y
+        assert round(y - name_y, 3) == 0.85  # one under the other
     shot(page, "chances-arrival")
 
     # Mid-turn (as after a reload), then after a move: the chances after the turn's steps so far.

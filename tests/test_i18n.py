@@ -67,3 +67,13 @@ def test_client_messages_are_only_the_browsers_and_english_needs_none():
 def test_flask_babel_reads_our_catalog(app):
     with app.test_request_context("/?lang=es"):
         assert gettext("Roll the dice first.") == "Primero tirá los dados."
+
+
+def test_a_red_arse_marble_leaving_the_center_reads_well_in_spanish():
+    from app.engine.core import Move
+    from app.engine.games import rules_for
+
+    rules = rules_for("red-arse")
+    label = rules.move_label(0, Move(0, rules.center, 5, (6,)))
+    assert i18n.translate(label, "es") == "Bolita en el centro a 6 (6)"  # not "de el centro"
+    assert i18n.translate(label, "en") == "Marble on the center to 6 (6)"

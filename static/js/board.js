@@ -2,6 +2,7 @@
 // Player text never reaches innerHTML: everything is built with DOM calls.
 
 import { _ } from "./i18n.js";
+import { play, reducedMotion } from "./motion.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -31,9 +32,13 @@ export class Board {
     this.arrowLayer = el("g", { class: "arrows" }, svg);
     this.pieceLayer = el("g", { class: "pieces" }, svg);
     this.spotLayer = el("g", { class: "spots" }, svg);
+    this.nameLayer = el("g", { class: "names", "aria-hidden": "true" }, svg);
     this.chanceLayer = el("g", { class: "chances" }, svg);
+    this.fxLayer = el("g", { class: "fx", "aria-hidden": "true" }, svg);
     this.chances = null;  // the chances drawn last, kept dimmed while newer ones come
     this.names = null;  // each seat's player's name, as place() was last given them
+    this.turn = null;  // the seat to move (its name by its nest is highlighted)
+    this.flights = new Map();  // "seat:piece" -> a piece in the air (fly)
     this.describe = null;  // (name, color index, piece, progress) -> a piece in words, or null
     this.clearMoves();
     current = this;  // the board taps go to (tapTarget)
@@ -131,10 +136,13 @@ export class Board {
   // Draw every piece; `seats` gives each seat's color index and `names` its player's name.
   // Pieces sharing a spot are drawn side by side (Ludo lets any number share a square). Each
   // piece is named for screen readers, whose it is and where (the page's `describe`).
-  place(pieces, seats, names = this.names) {
+  // A piece in the air (fly) stays hidden where it is drawn until it lands.
+  place(pieces, seats, names = this.names, turn = this.turn) {
     this.pieceLayer.replaceChildren();
     this.pieceNodes = [];
+    const renamed = names !== this.names || turn !== this.turn;
     this.names = names;
+    this.turn = turn;
     const stacks = new Map();
     pieces.forEach((list, s) => list.forEach((p, k) => {
       let [x, y] = this.spot(seats[s], p, k);
@@ -155,8 +163,143 @@ export class Board {
         node.setAttribute("role", "img");
         node.setAttribute("aria-label", label);
       }
+      const flight = this.flights.get(`${s}:${k}`);
+      if (flight && flight.landed) this.ground(flight);
+      else if (flight) { node.classList.add("aloft"); flight.placed = true; }
       this.pieceNodes.push(node);
     }));
+    if (renamed || !this.nameLayer.firstChild) this.showNames(seats);
+  }
+
+  nodeOf(s, k) {
+    return (this.pieceNodes || []).find((n) => +n.dataset.seat === s && +n.dataset.piece === k);
+  }
+
+  // Each player's name by their nest, the player to move's filled with their color.
+  showNames(seats) {
+    this.nameLayer.replaceChildren();
+    if (!this.names) return;
+    seats.forEach((c, s) => {
+      if (c < 0 || this.names[s] === undefined) return;
+      const [x, y] = this.plate(c, this.names[s]).name;
+      const color = this.layout.colors[c].fill;
+      // The player to move's name on their color, in white or, on a light color, in ink.
+      const cls = s !== this.turn ? "nestname" : light(color) ? "nestname tomove ink" : "nestname tomove";
+      const g = el("g", { class: cls, "data-seat": s }, this.nameLayer);
+      const rect = el("rect", { y: y - NAME_H / 2, height: NAME_H, rx: NAME_H / 2,
+        stroke: color, ...(s === this.turn ? { fill: color } : {}) }, g);
+      const text = el("text", { x, y, "text-anchor": "middle",
+        "dominant-baseline": "central" }, g);
+      text.textContent = shortName(this.names[s]);
+      // Measured once drawn; a board not shown yet (no layout) gets an estimate.
+      const w = 0.5 + (text.getComputedTextLength() || NAME_EM * text.textContent.length);
+      rect.setAttribute("x", x - w / 2);
+      rect.setAttribute("width", w);
+    });
+  }
+
+  // -- motion: pieces that hop, a burst where one is taken or comes home (motion.js) -------------
+
+  // Moves piece `k` of seat `s` (color index `c`) along `points` (board coordinates), a hop a
+  // square, `ms` each: a copy of it hops above the board, and the piece itself stays hidden,
+  // wherever place() draws it meanwhile, until the copy lands. Returns the flight, whose `done`
+  // resolves on landing; null without motion (the piece is simply drawn where it goes).
+  fly(s, k, c, points, ms) {
+    if (reducedMotion() || !ms || points.length < 2) return null;
+    this.ground(this.flights.get(`${s}:${k}`));  // the same piece still in the air lands now
+    const node = this.nodeOf(s, k);
+    const [x0, y0] = node ? [+node.getAttribute("cx"), +node.getAttribute("cy")] : points[0];
+    const ghost = el("circle", { cx: x0, cy: y0, r: 0.36, class: "ghost",
+      fill: this.layout.colors[c].fill, "data-seat": s, "data-piece": k }, this.fxLayer);
+    if (node) node.classList.add("aloft");
+    const flight = { s, k, ghost, landed: false, placed: false, onLand: [] };
+    this.flights.set(`${s}:${k}`, flight);
+    flight.done = (async () => {
+      for (const [x, y] of points.slice(1)) {
+        if (flight.landed) return;
+        ghost.setAttribute("cx", x);
+        ghost.setAttribute("cy", y);
+        ghost.animate([{ transform: "scale(1)" }, { transform: "scale(1.35)", offset: 0.4 },
+          { transform: "scale(1)" }], { duration: ms, easing: "ease-out" });
+        play("hop");
+        await sleep(ms);
+      }
+      this.land(flight);
+    })();
+    return flight;
+  }
+
+  // A flight lands: what waited for it happens (a capture, a piece home); once place() has drawn
+  // the piece where it went, the piece shows and its copy goes.
+  land(flight) {
+    if (!flight || flight.landed) return;
+    flight.landed = true;
+    for (const then of flight.onLand) then();
+    if (flight.placed) this.ground(flight);
+  }
+
+  // A flight ends: its copy goes and the piece shows where place() drew it.
+  ground(flight) {
+    if (!flight) return;
+    if (!flight.landed) this.land(flight);
+    flight.ghost.remove();
+    this.flights.delete(`${flight.s}:${flight.k}`);
+    const node = this.nodeOf(flight.s, flight.k);
+    if (node) node.classList.remove("aloft");
+  }
+
+  // The server refused the move whose piece is in the air: every copy goes, nothing happens.
+  cancelFlights() {
+    for (const flight of this.flights.values()) {
+      flight.onLand = [];
+      flight.landed = true;
+      flight.ghost.remove();
+    }
+    this.flights.clear();
+    for (const node of this.pieceNodes || []) node.classList.remove("aloft");
+  }
+
+  // When `flight` lands, the pieces it takes (`taken`: [seat, piece] pairs, still drawn where
+  // they stood) burst there, and reappear where place() then draws them (their base).
+  knock(flight, taken) {
+    if (!flight) return;
+    for (const [s, k] of taken) {
+      const node = this.nodeOf(s, k);
+      if (!node) continue;
+      const [x, y] = [+node.getAttribute("cx"), +node.getAttribute("cy")];
+      const fill = node.getAttribute("fill");
+      const copy = el("circle", { cx: x, cy: y, r: 0.36, class: "ghost taken", fill }, this.fxLayer);
+      const stand = { s, k, ghost: copy, landed: false, placed: false, onLand: [] };
+      node.classList.add("aloft");
+      this.flights.set(`${s}:${k}`, stand);
+      const hit = () => {
+        this.burst(x, y, fill, "capture");
+        copy.classList.add("popped");
+        play("capture");
+        setTimeout(() => this.ground(stand), POP_MS);
+      };
+      if (flight.landed) hit(); else flight.onLand.push(hit);
+    }
+  }
+
+  // When `flight` lands on the piece's last place (Home, the goal, a home slot): a star bursts.
+  cheer(flight, color) {
+    if (!flight) return;
+    const done = () => {
+      const [x, y] = [+flight.ghost.getAttribute("cx"), +flight.ghost.getAttribute("cy")];
+      this.burst(x, y, this.layout.colors[color].fill, "home");
+      play("home");
+    };
+    if (flight.landed) done(); else flight.onLand.push(done);
+  }
+
+  // A ring (capture) or a star (home) at (x, y) that grows and fades, then goes.
+  burst(x, y, fill, kind) {
+    const node = kind === "home"
+      ? el("polygon", { points: star(x, y, 0.9, 0.4), class: "burst home", fill }, this.fxLayer)
+      : el("circle", { cx: x, cy: y, r: 0.45, class: "burst capture", stroke: fill },
+        this.fxLayer);
+    setTimeout(() => node.remove(), BURST_MS);
   }
 
   clearMoves() {
@@ -227,9 +370,9 @@ export class Board {
     }
   }
 
-  // Each seat's chance to win (0..1) as a pill by its base; `seats` gives each seat's color
-  // index. `pending`: newer chances are on their way, and the last ones drawn dim ("…" for none);
-  // no chances and nothing pending: no pills.
+  // Each seat's chance to win (0..1) as a pill by its base, under its name; `seats` gives each
+  // seat's color index. `pending`: newer chances are on their way, and the last ones drawn dim
+  // ("…" for none); no chances and nothing pending: no pills.
   showChances(seats, chances, pending = false) {
     this.chanceLayer.replaceChildren();
     if (chances) this.chances = chances;
@@ -239,7 +382,7 @@ export class Board {
     seats.forEach((c, s) => {
       if (c < 0) return;
       const text = shown && typeof shown[s] === "number" ? `${Math.round(shown[s] * 100)}%` : "…";
-      const [x, y] = this.pillSpot(c);
+      const [x, y] = this.plate(c, this.names ? this.names[s] : null).pill;
       const w = 0.5 + 0.36 * text.length;
       const g = el("g", { class: pending ? "chance pending" : "chance", "data-seat": s }, this.chanceLayer);
       if (this.names && this.names[s] !== undefined) {  // read out whole, not as a bare "33%"
@@ -254,53 +397,62 @@ export class Board {
     });
   }
 
-  // Where color `c`'s pill goes: amid its base's spots when they leave room (the square nests),
-  // else beside the base, where it stands clearest of every hole, square and base spot.
-  pillSpot(c) {
-    this.pillSpots = this.pillSpots || new Map();
-    if (this.pillSpots.has(c)) return this.pillSpots.get(c);
+  // Where color `c`'s name and pill go: { name: centre, pill: centre }. Name over pill amid
+  // its base's spots when they leave room (the square nests), else beside the base where they
+  // stand clearest of every hole, square and base spot; where nothing beside it is clear (a
+  // small nest hemmed in by the track), side by side between its rows of spots.
+  plate(c, name = null) {
+    const nameHalf = name ? (0.5 + NAME_EM * [...shortName(name)].length) / 2 : PILL_HALF_W;
+    const key = `${c}:${nameHalf}`;
+    this.plates = this.plates || new Map();
+    if (this.plates.has(key)) return this.plates.get(key);
     const base = this.layout.colors[c].base;
     const cx = base.reduce((sum, p) => sum + p[0], 0) / base.length;
     const cy = base.reduce((sum, p) => sum + p[1], 0) / base.length;
-    const gap = Math.min(...base.flatMap((p, i) => base.slice(i + 1)
-      .map((q) => Math.hypot(p[0] - q[0], p[1] - q[1]))));
+    // Spots, not areas: a nest's panel may lie under the name.
+    const taken = this.layout.cells.filter((cell) => typeof cell.x === "number" &&
+      !["panel", "disc", "polygon"].includes(cell.shape)).map((cell) => [cell.x, cell.y])
+      .concat(this.layout.colors.flatMap((color) => color.base));
+    const [vx, vy, vw, vh] = this.layout.view;
+    // How far a box (left, right, top, bottom) stays from the nearest spot's centre; -Infinity
+    // when it leaves the board.
+    const clearance = (x0, x1, y0, y1) => (x0 < vx || x1 > vx + vw || y0 < vy || y1 > vy + vh
+      ? -Infinity : Math.min(...taken.map(([px, py]) =>
+        Math.max(x0 - px, px - x1, y0 - py, py - y1))));
+    const halfW = Math.max(nameHalf, PILL_HALF_W);
+    const stacked = (x, y) => clearance(x - halfW, x + halfW, y - PLATE_HALF_H, y + PLATE_HALF_H);
     let spot = [cx, cy];
-    if (gap < 1.5) {
-      const taken = this.layout.cells.filter((cell) => typeof cell.x === "number")
-        .map((cell) => [cell.x, cell.y])
-        .concat(this.layout.colors.flatMap((color) => color.base));
-      const [vx, vy, vw, vh] = this.layout.view;
-      let clearest = -Infinity;
-      for (const r of [1.5, 1.9, 2.3]) {
-        for (let k = 0; k < 24; k++) {
-          const x = cx + r * Math.cos((k * Math.PI) / 12);
-          const y = cy + r * Math.sin((k * Math.PI) / 12);
-          if (x - 1 < vx || x + 1 > vx + vw || y - PILL_H < vy || y + PILL_H > vy + vh) continue;
-          // How far the pill's box (about 2 x PILL_H) stays from the nearest spot.
-          const clear = Math.min(...taken.map(([px, py]) =>
-            Math.max(Math.abs(px - x) - 1, Math.abs(py - y) - PILL_H / 2)));
+    let clearest = stacked(cx, cy);
+    if (clearest < SPOT_CLEARANCE) {
+      for (const r of [1, 1.5, 1.9, 2.3, 2.7, 3.1, 3.5]) {
+        for (let k = 0; k < 36; k++) {
+          const x = cx + r * Math.cos((k * Math.PI) / 18);
+          const y = cy + r * Math.sin((k * Math.PI) / 18);
+          const clear = stacked(x, y);
           if (clear > clearest + 0.05) { clearest = clear; spot = [x, y]; }
         }
+        if (clearest >= SPOT_CLEARANCE) break;  // the nearest ring with room will do
       }
     }
-    this.pillSpots.set(c, spot);
-    return spot;
-  }
-
-  // Slide a piece along a move's path (or from one progress to another, a square at a time).
-  async animate(s, k, c, move, ms = 90) {
-    const node = this.pieceNodes.find((n) => +n.dataset.seat === s && +n.dataset.piece === k);
-    if (!node) return;
-    const steps = this.pathPoints({ ...move, piece: k }, c).slice(1);
-    for (const [x, y] of steps) {
-      node.setAttribute("cx", x);
-      node.setAttribute("cy", y);
-      await sleep(ms);
+    let placed = { name: [spot[0], spot[1] - NAME_DY], pill: [spot[0], spot[1] + PILL_DY] };
+    const row = clearance(cx - ROW_GAP / 2 - 2 * nameHalf, cx + ROW_GAP / 2 + 2 * PILL_HALF_W,
+      cy - PILL_H / 2, cy + PILL_H / 2);
+    if (clearest < SPOT_CLEARANCE && row > clearest) {
+      placed = { name: [cx - ROW_GAP / 2 - nameHalf, cy], pill: [cx + ROW_GAP / 2 + PILL_HALF_W, cy] };
     }
+    this.plates.set(key, placed);
+    return placed;
   }
 }
 
-const PILL_H = 0.9;  // a chance pill's height, in board units
+const PILL_H = 0.84;  // a chance pill's height, in board units
+// A name by its nest: its height, how far above the middle of name and pill it stands, the
+// width of a letter (about); the pill stands below, half as wide as "100%" at most. The two
+// stand clear of every spot by a piece's radius and more.
+const NAME_H = 0.7, NAME_DY = 0.4, NAME_EM = 0.3, PILL_DY = 0.45, PILL_HALF_W = 0.97;
+const PLATE_HALF_H = PILL_DY + PILL_H / 2, SPOT_CLEARANCE = 0.45;
+const ROW_GAP = 0.15;  // between name and pill side by side
+const POP_MS = 350, BURST_MS = 700;  // a taken piece's pop, a burst's life (app.css)
 // A landing ring's radius, and how far beyond it arrows stop (its white halo and a hair): two
 // rings a square apart leave 1 - 2 * (0.3 + 0.11) = 0.18 for the arrowhead between them.
 const SPOT_R = 0.3, SPOT_CLEAR = 0.11;
@@ -424,6 +576,22 @@ function star(x, y, outer, inner) {
     points.push(`${(x + r * Math.cos(a)).toFixed(3)},${(y + r * Math.sin(a)).toFixed(3)}`);
   }
   return points.join(" ");
+}
+
+// Whether ink reads better than white on the color `hex` ("#rrggbb"): WCAG's contrast ratios.
+function light(hex) {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (luminance + 0.05) / 0.062 > 1.05 / (luminance + 0.05);  // ink's luminance: 0.012
+}
+
+// A name short enough to stand by a nest: a long one ends in "…".
+function shortName(name) {
+  const chars = [...name];
+  return chars.length > 9 ? `${chars.slice(0, 8).join("")}…` : name;
 }
 
 // A seat as the page names it: its color's swatch and its name (as typed: text, never markup).

@@ -5,9 +5,11 @@
 import { Board, seatLabel } from "./board.js";
 import { _, lang } from "./i18n.js";
 import { chancesAfter, chancesAt, markDecision, showChances, showGameReview } from "./review.js";
+import { soundSwitch } from "./motion.js";
 import {
-  MEDALS, SPEED_KEY, TEXT, addFeed, botSpeed, isBot, isLudo, lastTurn, nameOf, offerMoves,
-  outcomeLines, replay, said, say, seatsColors, seatsNames, sentBack, showDice, useBoard,
+  HOP_MS, MEDALS, SPEED_KEY, TEXT, addFeed, botSpeed, isBot, isLudo, knock, lastTurn, nameOf,
+  offerMoves, outcomeLines, replay, rollDice, said, say, seatsColors, seatsNames, sentBack,
+  showDice, startMove, useBoard,
 } from "./table.js";
 
 const app = document.getElementById("app");
@@ -101,12 +103,14 @@ async function call(url, body) {
 
 // Play this turn's steps (all of them: the server keeps nothing) and draw the result.
 // `restoring`: the steps come from the address, so a re-roll they leave open was missed.
-async function submit(newSteps, restoring = false) {
+// `flight`: the piece of the move just tapped, hopping since the tap (startMove).
+async function submit(newSteps, restoring = false, flight = null) {
   busy = true;
   let failure = null;
   try {
     const next = await call(app.dataset.moves, { seat: base.turn, steps: newSteps });
     const before = view;
+    knock(flight, before.pieces, next.pieces, base.turn);
     const oneMore = newSteps.length === steps.length + 1;
     steps = (next.turn_steps || newSteps).map(plainStep);
     turnLines = turnLines.slice(0, oneMore ? steps.length - 1 : steps.length);
@@ -123,6 +127,7 @@ async function submit(newSteps, restoring = false) {
     selected = null;
   } catch (error) {
     failure = error;
+    board.cancelFlights();
   } finally {
     busy = false;
     writeSteps();  // only steps the server accepted stay in the address
@@ -161,7 +166,7 @@ function rollStep() {
 
 function render() {
   const v = view;
-  board.place(v.pieces, seatsColors(v), seatsNames(v));
+  board.place(v.pieces, seatsColors(v), seatsNames(v), v.phase === "over" ? null : v.turn);
   board.clearMoves();
   if (movedOn) { renderMovedOn(v); return; }
   // The dice of this turn: while they are played, and once the turn is done.
@@ -237,8 +242,10 @@ function renderMovedOn(v) {
   say(note.firstChild.textContent);
 }
 
+// The piece hops at once; the server's answer, whenever it comes, draws the game after it.
 function play(m) {
-  return submit([...steps, { from: m.from, to: m.to, values: m.values }]);
+  const flight = startMove(view, base.turn, m, HOP_MS);
+  return submit([...steps, { from: m.from, to: m.to, values: m.values }], false, flight);
 }
 
 // The last move that can be taken back: never one before a re-roll claimed or let go (the
@@ -813,7 +820,12 @@ async function start() {
   else render();
 }
 
-$("roll").addEventListener("click", () => { if (!busy) submit([...steps, ...rollStep()]); });
+$("roll").addEventListener("click", () => {
+  if (busy) return;
+  rollDice();
+  submit([...steps, ...rollStep()]);
+});
+soundSwitch($("sound"));
 $("undo").addEventListener("click", () => {
   if (busy || view.phase === "claim") return;
   const last = undoTo();

@@ -5,9 +5,10 @@
 
 import { Board, sleep } from "./board.js";
 import { _, lang } from "./i18n.js";
+import { soundSwitch } from "./motion.js";
 import {
-  TEXT, addFeed, colorOf, isBot, nameOf, offerMoves, replay, said, say, seatsColors, seatsNames,
-  showDice, useBoard, useSpeed,
+  HOP_MS, TEXT, addFeed, colorOf, isBot, knock, nameOf, offerMoves, replay, rollDice, said, say,
+  seatsColors, seatsNames, showDice, startMove, useBoard, useSpeed,
 } from "./table.js";
 
 const ROOM = {
@@ -133,7 +134,8 @@ function sync(answer) {
   timeUpAsked = false;
 }
 
-// What's new in the room, replayed from the last step this page drew, then drawn.
+// What's new in the room, replayed from the last step this page drew, then drawn. This phone's
+// own move, hopping since the tap (`hopping`), isn't shown a second time.
 async function show(next) {
   if (older(next)) return;
   sync(next);
@@ -141,9 +143,19 @@ async function show(next) {
   view = next;
   if (known) comings(known, next);
   if (known && next.replay && next.replay.events.length && next.steps > known.steps) {
-    await replay(next.replay, next);
+    await replay(next.replay, next, undefined, true, ownHop);
   }
+  hopping = null;
   render();
+}
+
+// The flight of this phone's own move (`hopping`) when `event` is that move.
+function ownHop(event) {
+  const own = hopping;
+  if (!own || event.kind !== "move" || event.seat !== own.seat || event.from !== own.move.from ||
+    event.to !== own.move.to) return null;
+  hopping = null;
+  return own.flight;
 }
 
 // Phones that went or came back, left, and a new host, since the room was last drawn: the feed.
@@ -226,6 +238,8 @@ async function submit(steps, again = false) {
     selected = null;
     if (claim) {  // the player's own move, and a re-roll to claim now: no replay to wait for
       sync(answer);
+      if (hopping) knock(hopping.flight, view.pieces, answer.pieces, hopping.seat);
+      hopping = null;
       view = answer;
       render();
     } else {
@@ -233,6 +247,8 @@ async function submit(steps, again = false) {
     }
     armClaim();
   } catch (error) {
+    board.cancelFlights();
+    hopping = null;
     if (error.code === "NotYours") forget();
     if (error.room) await show(error.room);  // the room moved on: here it is, as it is now
     say(error.message, true);
@@ -270,14 +286,20 @@ function watchClaim(v, seat) {
   }, CLAIM_ABANDONED);
 }
 
+// The dice tumble and the piece hops from the tap; the server's answer lands them.
 function roll() {
   if (busy) return;
+  rollDice();
   submit(claim ? [{ claim: claim.ticket }, "roll"] : ["roll"]);
 }
+
+let hopping = null;  // this phone's move in the air: { seat, move, flight }
 
 function play(m) {
   if (busy) return;
   $("choices").hidden = true;
+  const seat = view.turn;
+  hopping = { seat, move: m, flight: startMove(view, seat, m, HOP_MS) };
   submit([{ from: m.from, to: m.to, values: m.values }]);
 }
 
@@ -307,7 +329,7 @@ async function join(event) {
 function render() {
   const v = view;
   const seat = mySeat(v);
-  board.place(v.pieces, seatsColors(v), seatsNames(v));
+  board.place(v.pieces, seatsColors(v), seatsNames(v), v.phase === "over" ? null : v.turn);
   board.clearMoves();
   showPeople(v, seat);
   showJoin(v, seat);
@@ -531,6 +553,7 @@ async function start() {
 }
 
 $("roll").addEventListener("click", roll);
+soundSwitch($("sound"));
 $("leave").addEventListener("click", leaveRoom);
 $("rematch").addEventListener("click", async () => {
   if (busy) return;

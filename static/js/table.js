@@ -4,6 +4,7 @@
 
 import { activate, sleep } from "./board.js";
 import { N_, _ } from "./i18n.js";
+import { play, reducedMotion } from "./motion.js";
 import { markDecision } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
@@ -161,6 +162,7 @@ export const TEXT = {
 // How fast the replay shows bots' moves (people's always go at the normal pace): a share of the
 // normal pauses, 0 shows them at once. The choice is kept in this browser.
 export const BOT_SPEEDS = { slow: 2, normal: 1, fast: 0.3, instant: 0 };
+export const HOP_MS = 90;  // a piece's hop from one square to the next, at the normal pace
 export const SPEED_KEY = "boardpass:botspeed";
 
 export function botSpeed() {
@@ -223,21 +225,59 @@ export function say(text, isError = false) {
   status.classList.toggle("error", isError);
 }
 
+// The dice, as faces with pips; the pool left to play under two dice. Dice that were tumbling
+// (rollDice) land on these faces.
 export function showDice(dice, pool) {
+  const landed = tumbling !== null;
+  clearInterval(tumbling);
+  tumbling = null;
   const box = $("dice");
   box.replaceChildren();
-  for (const d of dice) {
-    const face = document.createElement("span");
-    face.className = "die";
-    face.textContent = d;
-    box.appendChild(face);
-  }
+  for (const d of dice) box.appendChild(dieFace(d, landed ? "die landed" : "die"));
+  if (landed && dice.length) play("dice");
   if (pool && pool.length && dice.length > 1) {  // one die: nothing more to say
     const left = document.createElement("span");
     left.className = "pool";
     left.textContent = TEXT.toPlay(pool);
     box.appendChild(left);
   }
+}
+
+// The dice tumble (and rattle) from the tap on Roll until their faces are known (showDice):
+// nothing waits for them, and they wait for nothing. Under reduced motion they stay blank.
+export function rollDice() {
+  const n = board.layout.game === "parcheesi" ? 2 : 1;
+  const box = $("dice");
+  const still = reducedMotion();
+  const faces = () => box.replaceChildren(...Array.from({ length: n }, () =>
+    (still ? dieFace(null, "die rolling") : dieFace(1 + Math.floor(Math.random() * 6),
+      "die rolling"))));
+  clearInterval(tumbling);
+  faces();
+  tumbling = still ? 0 : setInterval(faces, TUMBLE_MS);
+  play("roll");
+}
+
+let tumbling = null;  // the dice's tumbling timer while they roll
+const TUMBLE_MS = 80;  // a new face this often
+// Where a face's pips stand on a 3 x 3 grid (1 top left ... 9 bottom right).
+const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9],
+  6: [1, 3, 4, 6, 7, 9] };
+
+// A die showing `d` (null: blank), read out as its number.
+function dieFace(d, className) {
+  const face = document.createElement("span");
+  face.className = className;
+  if (d === null) return face;
+  face.dataset.value = d;
+  face.setAttribute("role", "img");
+  face.setAttribute("aria-label", String(d));
+  for (const n of PIPS[d]) {
+    const pip = document.createElement("i");
+    pip.className = `pip p${n}`;
+    face.appendChild(pip);
+  }
+  return face;
 }
 
 // A line at the top of the feed; `color`: the color name of the seat it is about (a swatch).
@@ -272,6 +312,28 @@ export function outcomeLines(v, seat, to, kills, mine = null) {
     }
   }
   return lines;
+}
+
+// -- a move shown: the piece hops, what it takes bursts, a piece home gets a star ---------------
+
+// Starts showing `seat`'s move `m` on the board (`ms` a square; 0, or reduced motion: none):
+// the flight (board.fly), or null. What it takes is only known with the game after it: knock.
+export function startMove(v, seat, m, ms) {
+  const c = colorOf(v.seats[seat]);
+  const flight = board.fly(seat, m.piece, c, board.pathPoints(m, c), ms);
+  const homes = board.layout.colors[c].homes;
+  if (m.to === board.home || (homes && homes.includes(m.to))) board.cheer(flight, c);
+  return flight;
+}
+
+// The pieces `flight`'s move took, from the pieces before it and after it: they burst where
+// they stood when it lands (call before drawing `after`).
+export function knock(flight, before, after, seat) {
+  const taken = [];
+  after.forEach((list, s) => list.forEach((p, k) => {
+    if (s !== seat && p === -1 && before[s] && before[s][k] !== -1) taken.push([s, k]);
+  }));
+  board.knock(flight, taken);
 }
 
 // -- the moves on offer ---------------------------------------------------------------------------
@@ -320,8 +382,9 @@ function whichMove(moves, play) {
 // `v` names the seats (the game the replay belongs to). Bots' moves go at the chosen bot speed
 // (read at each step, so a change applies at once); "instant" places them without animation.
 // `after(step)` is called once the event that step played is shown. Skipped, or not to
-// `watch` (a reload mid-turn), every event still gets its feed lines.
-export async function replay(r, v, after = () => {}, watch = true) {
+// `watch` (a reload mid-turn), every event still gets its feed lines. A move hopping already
+// (the player's own, since the tap) is the flight `shown(event)` gives: it isn't shown twice.
+export async function replay(r, v, after = () => {}, watch = true, shown = () => null) {
   if (!r || !r.events.length) return;
   let skipped = !watch;  // skipped: every event's feed lines all the same, nothing shown
   $("skip").hidden = skipped;
@@ -329,6 +392,7 @@ export async function replay(r, v, after = () => {}, watch = true) {
   const colors = seatsColors(v);
   const names = seatsNames(v);
   if (watch) board.place(r.pieces, colors, names);
+  let drawn = r.pieces;  // the pieces as the replay has drawn them
   const decided = new Set(v.decisions.map(([step]) => step));
   let previous = null;
   for (const [i, event] of r.events.entries()) {
@@ -350,17 +414,23 @@ export async function replay(r, v, after = () => {}, watch = true) {
     if (skipped) continue;
     const pace = bot || event.auto ? BOT_SPEEDS[speedOf()] : 1;
     if (event.kind === "roll") {
+      board.place(drawn, colors, names, event.seat);  // the name of who rolls lights up
+      if (pace) { rollDice(); await sleep(250 * pace); }
       showDice(event.dice);
       say(TEXT.rolled(who, event.dice));
-      if (pace) await sleep(500 * pace);
+      if (pace) await sleep(250 * pace);
     } else if (event.kind === "move") {
-      if (pace) await board.animate(event.seat, event.piece, colors[event.seat], event, 90 * pace);
-      board.place(event.pieces, colors, names);
+      const flight = shown(event) || (pace ? startMove(v, event.seat, event, HOP_MS * pace) : null);
+      knock(flight, drawn, event.pieces, event.seat);
+      board.place(event.pieces, colors, names, event.seat);
+      if (flight) await flight.done;
+      else if (pace) await sleep(HOP_MS * pace * Math.max(1, (event.path || []).length - 1));
       if (pace) await sleep(200 * pace);
     } else {
       say(TEXT.reroll(who, event.kind === "claim"));
       if (pace) await sleep(300 * pace);
     }
+    if (event.pieces) drawn = event.pieces;
     after(step + 1);
   }
   $("skip").hidden = true;
