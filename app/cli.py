@@ -732,10 +732,13 @@ def main(argv: list[str] | None = None) -> int:
     ben = commands.add_parser("bench", help="engine speed, handler cost, link size, and a turn "
                                 "followed by five bot turns; rooms: live rooms polled and played "
                                 "through a threaded server on 127.0.0.1 (app/room_bench.py)")
-    ben.add_argument("what", nargs="?", choices=["rooms", "previews", "review"],
+    ben.add_argument("what", nargs="?", choices=["rooms", "previews", "review", "pills"],
                      help="rooms: the live rooms bench; previews: drawing the link preview "
                           "images; review: a game's review ready after its last move, through "
-                          "a threaded server (app/review_bench.py) (without it: the engine's)")
+                          "a threaded server (app/review_bench.py); pills: a phone's chance "
+                          "pills after a tap, in Chromium (app/pills_bench.py) (without it: "
+                          "the engine's)")
+    ben.add_argument("--turns", type=int, default=12, help="pills: taps per table")
     ben.add_argument("--every", type=float, default=3.0,
                      help="review: seconds between the people's turns")
     ben.add_argument("--games", type=int,
@@ -886,6 +889,11 @@ def main(argv: list[str] | None = None) -> int:
             from app.review_bench import review_bench
 
             for figures in review_bench(args.every):
+                print(_lines(figures))
+        elif args.command == "bench" and args.what == "pills":
+            from app.pills_bench import pills_bench
+
+            for figures in pills_bench(BENCH_TABLES, args.turns):
                 print(_lines(figures))
         elif args.command == "previews":
             print("\n".join(write_previews(args.out)))

@@ -31,7 +31,7 @@ PHONE = {"width": 390, "height": 844}
 KEYS = Keys.for_tests("browser")
 SEATS = [Seat(name="Ana", color=0), Seat(name="Ben", color=2)]  # yellow and red, as the form
 
-# The page's replay timing (static/js/game.js replay() and board.js animate()), in ms.
+# The page's replay timing (static/js/table.js replay() and board.js fly()), in ms.
 REPLAY_ROLL_MS, REPLAY_SQUARE_MS, REPLAY_MOVE_PAUSE_MS = 500, 90, 200
 
 

@@ -24,7 +24,7 @@ from playwright.sync_api import expect  # noqa: E402
 from app.play import Game  # noqa: E402
 from browser_support import (  # noqa: E402
     ARTIFACTS, CHROMIUM, KEYS, PHONE, WATCH_PIECES_JS, Monitor, dice, find_decision, find_ludo_decision,
-    hash_steps, ludo_game, new_game, page_hash, progress_grid, red_arse_game, steps_hash)
+    hash_steps, ludo_game, new_game, page_hash, pieces, progress_grid, red_arse_game, steps_hash)
 from test_browser import capture_alone, fresh_store, ludo_capture  # noqa: E402,F401 (fixture)
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
@@ -39,15 +39,26 @@ for (const name of ['createOscillator', 'createBufferSource']) {
   BaseAudioContext.prototype[name] = function () { window.__tones++; return make.call(this); };
 }
 """
-# Whether a piece was still in the air (a hopping copy on the board) when the page drew the
-# server's answer: game.js writes the turn's steps to the address as it draws it.
+# How far the hopping copy of a piece had gone (its recorded cx and cy changes: WATCH_PIECES_JS)
+# when the page drew the server's answer: game.js writes the turn's steps to the address as it
+# draws it.
 ANSWER_JS = """
-window.__aloftAtAnswer = [];
+window.__hopsAtAnswer = [];
 const replace = history.replaceState.bind(history);
 history.replaceState = (...args) => {
-  window.__aloftAtAnswer.push(document.querySelectorAll('#board .ghost').length);
+  window.__hopsAtAnswer.push((window.__pieceMoves || []).length / 2);
   return replace(...args);
 };
+"""
+# Every burst the board shows (a ring where a piece is taken, a star where one comes home), with
+# where it is: [class, x, y] (a star's x and y: its points' middle).
+BURSTS_JS = """
+window.__bursts = [];
+new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((n) => {
+  if (!n.classList || !n.classList.contains('burst')) return;
+  const b = n.getBBox();
+  window.__bursts.push([n.getAttribute('class'), b.x + b.width / 2, b.y + b.height / 2]);
+}))).observe(document, {childList: true, subtree: true});
 """
 
 
@@ -117,8 +128,9 @@ def test_the_dice_tumble_from_the_tap_and_land_on_the_server_s_faces(server, pho
     page.locator("#roll").click()
     expect(page.locator("#dice .die.rolling")).to_have_count(2)  # Parcheesi's two dice
     faces = set()
-    for _ in range(10):
-        faces.add(tuple(dice(page)))
+    for _ in range(10):  # a tumbling face isn't read out: its value is in its data
+        faces.add(tuple(page.eval_on_selector_all(
+            "#dice .die", "(ds) => ds.map((d) => d.dataset.value)")))
         page.wait_for_timeout(90)
     assert len(faces) > 1, faces  # tumbling, with no answer yet
     assert page.evaluate("() => window.__tones") > 0  # and rattling
@@ -151,7 +163,7 @@ def test_a_piece_hops_square_by_square_from_the_tap_and_the_answer_never_waits_f
     page = phone(WATCH_PIECES_JS, ANSWER_JS)
     page.goto(server.game_url(token) + steps_hash(steps))
     expect(landing(page, legal["label"])).to_be_visible()
-    page.evaluate("() => { window.__pieceMoves = []; window.__aloftAtAnswer = []; }")
+    page.evaluate("() => { window.__pieceMoves = []; window.__hopsAtAnswer = []; }")
 
     # Held: the pawn hops at once, square by square, and waits hidden in the air for nothing.
     held.clear()
@@ -173,14 +185,15 @@ def test_a_piece_hops_square_by_square_from_the_tap_and_the_answer_never_waits_f
     page.goto("about:blank")
     page.goto(server.game_url(token) + steps_hash(steps))
     expect(landing(page, legal["label"])).to_be_visible()
-    page.evaluate("() => { window.__pieceMoves = []; window.__aloftAtAnswer = []; }")
+    page.evaluate("() => { window.__pieceMoves = []; window.__hopsAtAnswer = []; }")
     before = page_hash(page)
     held.clear()
     landing(page, legal["label"]).click()
     page.wait_for_function("() => window.__pieceMoves.length >= 2")
     held.set()
     page.wait_for_function("(h) => location.hash !== h", arg=before)
-    assert page.evaluate("() => window.__aloftAtAnswer") == [1]
+    [hops] = page.evaluate("() => window.__hopsAtAnswer")
+    assert 1 <= hops < len(squares)  # drawn mid-hop
     expect(page.locator("#board .ghost")).to_have_count(0)  # then it lands
     assert ghost_path(page) == squares
     assert progress_grid(page) == server.position(token, seat, hash_steps(page))["pieces"]
@@ -205,24 +218,24 @@ def open_capture(server, page):
 
 
 def test_a_capture_bursts_where_it_happens_with_a_sound_and_a_buzz(server, phone):
-    page = phone(SENSES_JS)
+    page = phone(SENSES_JS, BURSTS_JS)
     token, label, seat, victim = open_capture(server, page)
-    bursts = page.evaluate("""() => { window.__bursts = [];
-      new MutationObserver((rs) => rs.forEach((r) => r.addedNodes.forEach((n) => {
-        if (n.classList && n.classList.contains('burst')) window.__bursts.push(n.getAttribute('class'));
-      }))).observe(document.getElementById('board'), {childList: true, subtree: true}); }""")
-    assert bursts is None
+    drawn = {(p["seat"], p["piece"]): (p["progress"], p["cx"], p["cy"]) for p in pieces(page)}
     before = page_hash(page)
     landing(page, label).click()
     page.wait_for_function("(h) => location.hash !== h", arg=before)
     page.wait_for_function("() => window.__bursts.length > 0")
-    assert page.evaluate("() => window.__bursts") == ["burst capture"]
+    expect(page.locator("#board .burst")).to_have_count(0)  # it fades and goes
+    after = server.position(token, seat, hash_steps(page))
+    [taken] = [k for k, p in enumerate(after["pieces"][victim])
+               if p == -1 and drawn[(victim, k)][0] != -1]
+    _, x, y = drawn[(victim, taken)]
+    [(kind, bx, by)] = page.evaluate("() => window.__bursts")  # one, where the piece stood
+    assert kind == "burst capture" and abs(bx - x) < 0.01 and abs(by - y) < 0.01
     assert [70] in page.evaluate("() => window.__buzz")
     assert page.evaluate("() => window.__tones") > 0
-    expect(page.locator("#board .burst")).to_have_count(0)  # it fades and goes
     expect(page.locator("#board .ghost")).to_have_count(0)
-    after = server.position(token, seat, hash_steps(page))
-    assert progress_grid(page) == after["pieces"] and -1 in after["pieces"][victim]
+    assert progress_grid(page) == after["pieces"]
 
 
 def _home(game, moves) -> bool:
@@ -235,12 +248,18 @@ def test_a_piece_reaching_the_goal_gets_a_star(server, phone):
     move = next(m for m in moves if m.dst == game.rules.goal)
     view = server.position(token, seat, steps)
     label = next(m["label"] for m in view["legal"] if [m["from"], m["to"]] == [move.src, move.dst])
-    page = phone(SENSES_JS)
+    layout = server.api("/api/boards/ludo?board=4")[1]
+    goal = next(c["home"] for c in layout["colors"] if c["name"] == view["seats"][seat]["color"])
+    page = phone(SENSES_JS, BURSTS_JS)
     page.goto(server.game_url(token) + steps_hash(steps))
     expect(landing(page, label)).to_be_visible()
+    before = page_hash(page)
     landing(page, label).click()
-    expect(page.locator("#board .burst.home")).to_have_count(1)
-    page.wait_for_function("() => window.__buzz.some((b) => b.join() === '30,50,30')")
+    page.wait_for_function("(h) => location.hash !== h", arg=before)
+    page.wait_for_function("() => window.__bursts.length > 0")
+    [(kind, x, y)] = page.evaluate("() => window.__bursts")
+    assert kind == "burst home" and math.dist((x, y), goal) < 0.6  # on the goal
+    assert [30, 50, 30] in page.evaluate("() => window.__buzz")
 
 
 def test_the_sound_switch_silences_the_game_and_is_kept(server, phone):
@@ -258,7 +277,7 @@ def test_the_sound_switch_silences_the_game_and_is_kept(server, phone):
 
 
 def test_under_reduced_motion_nothing_moves_and_nothing_sounds(server, phone, held):
-    page = phone(SENSES_JS, WATCH_PIECES_JS, reduced=True)
+    page = phone(SENSES_JS, WATCH_PIECES_JS, BURSTS_JS, reduced=True)
     token, label, seat, victim = open_capture(server, page)
     expect(page.locator("#sound")).not_to_be_checked()  # off unless asked for
     page.evaluate("() => { window.__pieceMoves = []; }")
@@ -271,19 +290,20 @@ def test_under_reduced_motion_nothing_moves_and_nothing_sounds(server, phone, he
     held.set()
     page.wait_for_function("(h) => location.hash !== h", arg=before)
     assert progress_grid(page) == server.position(token, seat, hash_steps(page))["pieces"]
-    expect(page.locator("#board .burst")).to_have_count(0)
+    page.wait_for_timeout(400)
+    assert page.evaluate("() => window.__bursts") == []  # the piece taken just goes home
     assert page.evaluate("() => window.__pieceMoves.filter((m) => m.attr === 'cx').length") <= 1
     # The dice show no tumbling faces: blank until the answer, and none of it sounds.
-    if page.locator("#roll").is_visible():
-        held.clear()
-        page.locator("#roll").click()
-        expect(page.locator("#dice .die.rolling")).to_have_count(1)
-        assert page.eval_on_selector_all(  # a blank face: no pips, no number
-            "#dice .die", "(ds) => ds.map((d) => [d.children.length, d.dataset.value])") == [[0, None]]
-        assert page.locator("#dice .die.rolling").evaluate(
-            "(d) => getComputedStyle(d).animationName") == "none"
-        held.set()
-        expect(page.locator("#dice .die.rolling")).to_have_count(0)
+    expect(page.locator("#roll")).to_be_visible()  # a capture rolls again
+    held.clear()
+    page.locator("#roll").click()
+    expect(page.locator("#dice .die.rolling")).to_have_count(1)
+    assert page.eval_on_selector_all(  # a blank face: no pips, no number
+        "#dice .die", "(ds) => ds.map((d) => [d.children.length, d.dataset.value])") == [[0, None]]
+    assert page.locator("#dice .die.rolling").evaluate(
+        "(d) => getComputedStyle(d).animationName") == "none"
+    held.set()
+    expect(page.locator("#dice .die.rolling")).to_have_count(0)
     assert page.evaluate("() => [window.__tones, window.__buzz.length]") == [0, 0]
 
 

@@ -828,7 +828,7 @@ def test_red_arse_backward_4_and_its_replay_along_the_track(server, phone, sms):
     play_out_turn(page)
     answer = send_turn(page, sms)
 
-    # The replay slides the marble back hole by hole, along the move's path.
+    # The replay hops the marble back hole by hole, along the move's path.
     layout = server.api("/api/boards/red-arse?board=6")[1]
     watcher = phone(WATCH_PIECES_JS)
     watcher.goto(answer["url"])

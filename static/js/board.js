@@ -140,7 +140,7 @@ export class Board {
   place(pieces, seats, names = this.names, turn = this.turn) {
     this.pieceLayer.replaceChildren();
     this.pieceNodes = [];
-    const renamed = names !== this.names || turn !== this.turn;
+    const renamed = JSON.stringify(names) !== JSON.stringify(this.names) || turn !== this.turn;
     this.names = names;
     this.turn = turn;
     const stacks = new Map();
@@ -163,11 +163,15 @@ export class Board {
         node.setAttribute("role", "img");
         node.setAttribute("aria-label", label);
       }
+      // A piece in the air stays hidden; drawn where its flight goes, it shows once it lands.
       const flight = this.flights.get(`${s}:${k}`);
-      if (flight && flight.landed) this.ground(flight);
-      else if (flight) { node.classList.add("aloft"); flight.placed = true; }
+      if (flight && flight.to === p) flight.placed = true;
+      if (flight && !(flight.landed && flight.placed)) node.classList.add("aloft");
       this.pieceNodes.push(node);
     }));
+    for (const flight of [...this.flights.values()]) {
+      if (flight.landed && flight.placed) this.ground(flight);
+    }
     if (renamed || !this.nameLayer.firstChild) this.showNames(seats);
   }
 
@@ -200,11 +204,12 @@ export class Board {
 
   // -- motion: pieces that hop, a burst where one is taken or comes home (motion.js) -------------
 
-  // Moves piece `k` of seat `s` (color index `c`) along `points` (board coordinates), a hop a
-  // square, `ms` each: a copy of it hops above the board, and the piece itself stays hidden,
-  // wherever place() draws it meanwhile, until the copy lands. Returns the flight, whose `done`
-  // resolves on landing; null without motion (the piece is simply drawn where it goes).
-  fly(s, k, c, points, ms) {
+  // Moves piece `k` of seat `s` (color index `c`) along `points` (board coordinates) to
+  // progress `to`, a hop a square, `ms` each: a copy of it hops above the board, and the piece
+  // itself stays hidden, wherever place() draws it meanwhile, until the copy has landed and
+  // place() has drawn the piece at `to`. Returns the flight, whose `done` resolves on landing;
+  // null without motion (the piece is simply drawn where it goes).
+  fly(s, k, c, points, to, ms) {
     if (reducedMotion() || !ms || points.length < 2) return null;
     this.ground(this.flights.get(`${s}:${k}`));  // the same piece still in the air lands now
     const node = this.nodeOf(s, k);
@@ -212,19 +217,22 @@ export class Board {
     const ghost = el("circle", { cx: x0, cy: y0, r: 0.36, class: "ghost",
       fill: this.layout.colors[c].fill, "data-seat": s, "data-piece": k }, this.fxLayer);
     if (node) node.classList.add("aloft");
-    const flight = { s, k, ghost, landed: false, placed: false, onLand: [] };
+    const flight = { s, k, to, ghost, landed: false, placed: false, onLand: [] };
     this.flights.set(`${s}:${k}`, flight);
     flight.done = (async () => {
-      for (const [x, y] of points.slice(1)) {
-        if (flight.landed) return;
-        ghost.setAttribute("cx", x);
-        ghost.setAttribute("cy", y);
-        ghost.animate([{ transform: "scale(1)" }, { transform: "scale(1.35)", offset: 0.4 },
-          { transform: "scale(1)" }], { duration: ms, easing: "ease-out" });
-        play("hop");
-        await sleep(ms);
+      try {
+        for (const [x, y] of points.slice(1)) {
+          if (flight.landed) return;
+          ghost.setAttribute("cx", x);
+          ghost.setAttribute("cy", y);
+          ghost.animate([{ transform: "scale(1)" }, { transform: "scale(1.35)", offset: 0.4 },
+            { transform: "scale(1)" }], { duration: ms, easing: "ease-out" });
+          play("hop");
+          await sleep(ms);
+        }
+      } finally {
+        this.land(flight);
       }
-      this.land(flight);
     })();
     return flight;
   }
@@ -238,25 +246,33 @@ export class Board {
     if (flight.placed) this.ground(flight);
   }
 
-  // A flight ends: its copy goes and the piece shows where place() drew it.
+  // A flight ends: its copy goes and the piece shows where place() drew it (unless a newer
+  // flight of the same piece has taken over).
   ground(flight) {
     if (!flight) return;
     if (!flight.landed) this.land(flight);
     flight.ghost.remove();
-    this.flights.delete(`${flight.s}:${flight.k}`);
+    const key = `${flight.s}:${flight.k}`;
+    if (this.flights.get(key) !== flight) return;
+    this.flights.delete(key);
     const node = this.nodeOf(flight.s, flight.k);
     if (node) node.classList.remove("aloft");
   }
 
-  // The server refused the move whose piece is in the air: every copy goes, nothing happens.
-  cancelFlights() {
-    for (const flight of this.flights.values()) {
-      flight.onLand = [];
-      flight.landed = true;
-      flight.ghost.remove();
+  // The server refused the move whose piece is in the air (`flight`): its copy goes, nothing it
+  // would have done happens, and the piece shows where place() draws it. Without a flight:
+  // every one (undo).
+  cancelFlights(flight = null) {
+    for (const f of flight ? [flight] : [...this.flights.values()]) {
+      f.onLand = [];
+      f.landed = true;
+      f.ghost.remove();
+      const key = `${f.s}:${f.k}`;
+      if (this.flights.get(key) !== f) continue;
+      this.flights.delete(key);
+      const node = this.nodeOf(f.s, f.k);
+      if (node) node.classList.remove("aloft");
     }
-    this.flights.clear();
-    for (const node of this.pieceNodes || []) node.classList.remove("aloft");
   }
 
   // When `flight` lands, the pieces it takes (`taken`: [seat, piece] pairs, still drawn where
@@ -269,7 +285,7 @@ export class Board {
       const [x, y] = [+node.getAttribute("cx"), +node.getAttribute("cy")];
       const fill = node.getAttribute("fill");
       const copy = el("circle", { cx: x, cy: y, r: 0.36, class: "ghost taken", fill }, this.fxLayer);
-      const stand = { s, k, ghost: copy, landed: false, placed: false, onLand: [] };
+      const stand = { s, k, to: -1, ghost: copy, landed: false, placed: false, onLand: [] };
       node.classList.add("aloft");
       this.flights.set(`${s}:${k}`, stand);
       const hit = () => {

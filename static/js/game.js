@@ -127,7 +127,7 @@ async function submit(newSteps, restoring = false, flight = null) {
     selected = null;
   } catch (error) {
     failure = error;
-    board.cancelFlights();
+    board.cancelFlights(flight);
   } finally {
     busy = false;
     writeSteps();  // only steps the server accepted stay in the address
@@ -395,7 +395,8 @@ function wentOn(next, hide) {
 async function showPlayed(next) {
   if (next.replay && next.replay.events.length) {
     if (!next.simulated) await replay(next.replay, next, (step) => pills(next, step));
-    board.place(next.pieces, seatsColors(next), seatsNames(next));
+    board.place(next.pieces, seatsColors(next), seatsNames(next),
+      next.phase === "over" ? null : next.turn);
     showDice(next.last_roll);
   }
   pills(next, next.steps);
@@ -829,7 +830,9 @@ soundSwitch($("sound"));
 $("undo").addEventListener("click", () => {
   if (busy || view.phase === "claim") return;
   const last = undoTo();
-  if (last >= 0) submit(steps.slice(0, last));
+  if (last < 0) return;
+  board.cancelFlights();  // a move still hopping is taken back with the rest
+  submit(steps.slice(0, last));
 });
 $("send").addEventListener("click", send);
 $("toroom").addEventListener("click", toRoom);

@@ -145,15 +145,14 @@ async function show(next) {
   if (known && next.replay && next.replay.events.length && next.steps > known.steps) {
     await replay(next.replay, next, undefined, true, ownHop);
   }
-  hopping = null;
   render();
 }
 
 // The flight of this phone's own move (`hopping`) when `event` is that move.
 function ownHop(event) {
   const own = hopping;
-  if (!own || event.kind !== "move" || event.seat !== own.seat || event.from !== own.move.from ||
-    event.to !== own.move.to) return null;
+  if (!own || event.kind !== "move" || event.seat !== own.seat || event.piece !== own.move.piece ||
+    event.from !== own.move.from || event.to !== own.move.to) return null;
   hopping = null;
   return own.flight;
 }
@@ -196,9 +195,10 @@ async function poll() {
   if (!busy) {
     try {
       const answer = await call(app.dataset.api + since(), undefined, pollHeaders());
-      if (answer) await show(answer);
+      // A step this phone sent meanwhile draws the room with its own answer.
+      if (answer && !busy) await show(answer);
       $("status").classList.remove("error");
-      if (!answer) render();  // the same room, and the clock moved: an abandoned re-roll?
+      if (!answer && !busy) render();  // the same room, and the clock moved: an abandoned re-roll?
     } catch (error) {
       if (error.code === "NoRoom") { say(error.message, true); polling = false; return; }
       say(error.retryAfter ? error.message : ROOM.offline(), true);
@@ -239,7 +239,6 @@ async function submit(steps, again = false) {
     if (claim) {  // the player's own move, and a re-roll to claim now: no replay to wait for
       sync(answer);
       if (hopping) knock(hopping.flight, view.pieces, answer.pieces, hopping.seat);
-      hopping = null;
       view = answer;
       render();
     } else {
@@ -247,8 +246,8 @@ async function submit(steps, again = false) {
     }
     armClaim();
   } catch (error) {
-    board.cancelFlights();
-    hopping = null;
+    if (hopping) board.cancelFlights(hopping.flight);
+    showDice(view.last_roll || [], view.pool);  // dice tumbling since the tap stop
     if (error.code === "NotYours") forget();
     if (error.room) await show(error.room);  // the room moved on: here it is, as it is now
     say(error.message, true);
@@ -257,6 +256,7 @@ async function submit(steps, again = false) {
     if (error.code === "ClaimMissed") { claim = null; retry = ["miss"]; }  // too late
   } finally {
     busy = false;
+    hopping = null;
   }
   if (retry) { submit(retry, true); return; }
   // A re-roll window this page has no ticket for (reloaded in it): let it go.

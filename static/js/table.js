@@ -250,8 +250,7 @@ export function rollDice() {
   const box = $("dice");
   const still = reducedMotion();
   const faces = () => box.replaceChildren(...Array.from({ length: n }, () =>
-    (still ? dieFace(null, "die rolling") : dieFace(1 + Math.floor(Math.random() * 6),
-      "die rolling"))));
+    dieFace(still ? null : 1 + Math.floor(Math.random() * 6), "die rolling")));
   clearInterval(tumbling);
   faces();
   tumbling = still ? 0 : setInterval(faces, TUMBLE_MS);
@@ -264,14 +263,17 @@ const TUMBLE_MS = 80;  // a new face this often
 const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9],
   6: [1, 3, 4, 6, 7, 9] };
 
-// A die showing `d` (null: blank), read out as its number.
+// A die showing `d` (null: blank), read out as its number; a tumbling one isn't read out.
 function dieFace(d, className) {
   const face = document.createElement("span");
   face.className = className;
   if (d === null) return face;
   face.dataset.value = d;
-  face.setAttribute("role", "img");
-  face.setAttribute("aria-label", String(d));
+  if (className.includes("rolling")) face.setAttribute("aria-hidden", "true");
+  else {
+    face.setAttribute("role", "img");
+    face.setAttribute("aria-label", String(d));
+  }
   for (const n of PIPS[d]) {
     const pip = document.createElement("i");
     pip.className = `pip p${n}`;
@@ -320,7 +322,7 @@ export function outcomeLines(v, seat, to, kills, mine = null) {
 // the flight (board.fly), or null. What it takes is only known with the game after it: knock.
 export function startMove(v, seat, m, ms) {
   const c = colorOf(v.seats[seat]);
-  const flight = board.fly(seat, m.piece, c, board.pathPoints(m, c), ms);
+  const flight = board.fly(seat, m.piece, c, board.pathPoints(m, c), m.to, ms);
   const homes = board.layout.colors[c].homes;
   if (m.to === board.home || (homes && homes.includes(m.to))) board.cheer(flight, c);
   return flight;
@@ -415,7 +417,10 @@ export async function replay(r, v, after = () => {}, watch = true, shown = () =>
     const pace = bot || event.auto ? BOT_SPEEDS[speedOf()] : 1;
     if (event.kind === "roll") {
       board.place(drawn, colors, names, event.seat);  // the name of who rolls lights up
-      if (pace) { rollDice(); await sleep(250 * pace); }
+      if (pace) {
+        if (tumbling === null) rollDice();  // this phone's own roll tumbles since the tap
+        await sleep(250 * pace);
+      }
       showDice(event.dice);
       say(TEXT.rolled(who, event.dice));
       if (pace) await sleep(250 * pace);
@@ -424,7 +429,9 @@ export async function replay(r, v, after = () => {}, watch = true, shown = () =>
       knock(flight, drawn, event.pieces, event.seat);
       board.place(event.pieces, colors, names, event.seat);
       if (flight) await flight.done;
-      else if (pace) await sleep(HOP_MS * pace * Math.max(1, (event.path || []).length - 1));
+      else if (pace) {  // no motion (reduced): the same pause, the piece already there
+        await sleep(HOP_MS * pace * Math.max(1, board.pathPoints(event, colors[event.seat]).length - 1));
+      }
       if (pace) await sleep(200 * pace);
     } else {
       say(TEXT.reroll(who, event.kind === "claim"));
