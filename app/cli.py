@@ -739,6 +739,8 @@ def main(argv: list[str] | None = None) -> int:
                           "pills after a tap, in Chromium (app/pills_bench.py) (without it: "
                           "the engine's)")
     ben.add_argument("--turns", type=int, default=12, help="pills: taps per table")
+    ben.add_argument("--think", type=float, default=1.0,
+                     help="pills: seconds between the roll and the tap")
     ben.add_argument("--every", type=float, default=3.0,
                      help="review: seconds between the people's turns")
     ben.add_argument("--games", type=int,
@@ -893,7 +895,7 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "bench" and args.what == "pills":
             from app.pills_bench import pills_bench
 
-            for figures in pills_bench(BENCH_TABLES, args.turns):
+            for figures in pills_bench(BENCH_TABLES, args.turns, args.think):
                 print(_lines(figures))
         elif args.command == "previews":
             print("\n".join(write_previews(args.out)))

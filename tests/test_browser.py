@@ -30,6 +30,7 @@ from browser_support import (  # noqa: E402
     send_turn, shot, status, steps_hash, tap_landing)
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+WIDTHS = (360, 390)  # CSS px: the narrow phones the page is laid out for
 
 
 # -- fixtures ------------------------------------------------------------------------------------
@@ -76,13 +77,14 @@ def fresh_store(server, tmp_path):
 @pytest.fixture
 def phone(browser):
     """``phone()`` opens a new watched page in its own browser profile (its own localStorage),
-    like another person's phone. Every page opened is checked for errors at the end, unless the
+    like another person's phone (``width`` CSS px wide, 390 unless told). Every page opened is checked for errors at the end, unless the
     test checks it itself (``checked_by_test=True``: the tests of known client bugs)."""
     opened = []
 
-    def open_phone(init_script: str | None = None, checked_by_test: bool = False):
-        context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
-                                      has_touch=True)
+    def open_phone(init_script: str | None = None, checked_by_test: bool = False,
+                   width: int = PHONE["width"]):
+        context = browser.new_context(viewport=dict(PHONE, width=width), device_scale_factor=1,
+                                      is_mobile=True, has_touch=True)
         context.set_default_timeout(10_000)
         if init_script:
             context.add_init_script(init_script)
@@ -237,10 +239,11 @@ def test_new_game_from_the_form_to_a_sent_turn(server, phone, sms):
 
 # -- 2. reload mid-turn ----------------------------------------------------------------------
 
-def test_reload_mid_turn_keeps_the_feed_of_what_the_others_did(server, phone):
+@pytest.mark.parametrize("width", WIDTHS)
+def test_reload_mid_turn_keeps_the_feed_of_what_the_others_did(server, phone, width):
     game = new_game(find_seed(lambda g: len(play_first_turn(g)) >= 3))  # a roll, two moves
     play_first_turn(game)
-    page = phone()
+    page = phone(width=width)
     page.add_init_script("localStorage.setItem('boardpass:bot-speed', 'instant')")
     page = open_game(page, server.game_url(game.token()))
     others = page.locator("#feed li").all_text_contents()
@@ -513,8 +516,9 @@ def test_an_older_link_is_read_only_on_every_phone_and_points_to_the_newest_seen
 
 # -- a game on one device ----------------------------------------------------------------------
 
-def test_local_game_passes_the_phone(server, phone, sms):
-    page = phone()
+@pytest.mark.parametrize("width", WIDTHS)
+def test_local_game_passes_the_phone(server, phone, sms, width):
+    page = phone(width=width)
     page.goto(server.url + "/")
     page.locator("input[name=name0]").fill("Ana")
     page.locator("input[name=name2]").fill("Ben")
@@ -1943,7 +1947,8 @@ def test_a_finished_game_reviews_every_move_with_stats_gold_leaders_and_all_time
     shot(page, "all-time-home")
 
 
-def test_a_roll_that_leaves_no_move_says_why_not_only_that_the_turn_is_done(server, phone):
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_roll_that_leaves_no_move_says_why_not_only_that_the_turn_is_done(server, phone, width):
     from app.play import demo_seats
 
     for number in range(100):  # a game whose first roll brings no pawn out
@@ -1953,7 +1958,7 @@ def test_a_roll_that_leaves_no_move_says_why_not_only_that_the_turn_is_done(serv
         ahead.step()
         if ahead.match.phase != "move":
             break
-    page = phone()
+    page = phone(width=width)
     page.goto(server.game_url(game.token()))
     roll(page)
     expect(page.locator("#status")).to_have_text(re.compile(
@@ -1962,16 +1967,23 @@ def test_a_roll_that_leaves_no_move_says_why_not_only_that_the_turn_is_done(serv
     expect(page.locator("#send")).to_be_visible()
 
 
-def test_the_page_says_whose_link_it_is_and_colors_every_line_of_the_feed(server, phone):
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_page_says_whose_link_it_is_and_colors_every_line_of_the_feed(server, phone, width):
     game = new_game(find_seed(lambda g: len(play_first_turn(g)) >= 3))
     play_first_turn(game)
     you = game.header.seats[game.match.turn]
     color = game.rules.board.color_names[you.color]
-    page = phone()
+    page = phone(width=width)
     page.add_init_script("localStorage.setItem('boardpass:bot-speed', 'instant')")
     page = open_game(page, server.game_url(game.token()))
     expect(page.locator("#you")).to_have_text(f"You: {color.capitalize()} ({you.name})")
     expect(page.locator(f"#you .swatch.{color}")).to_be_visible()
+    # Every name by its nest, the one to move lit, and nothing wider than the phone.
+    names = page.eval_on_selector_all("#board g.nestname", "(gs) => gs.map((g) => g.textContent)")
+    assert names == [seat.name for seat in game.header.seats]
+    assert page.locator("#board g.nestname.tomove").get_attribute("data-seat") == \
+        str(game.match.turn)
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     # Every line of what the other player did carries their color.
     other = game.rules.board.color_names[game.header.seats[game.match.history[0][1]].color]
     lines = page.locator("#feed li")

@@ -185,7 +185,10 @@ function render() {
   showAddPlayer();
   showResults(v);
   showGameReview(finalLink());
-  if (steps.length) showChances(board, seatsColors(v), chancesAfter(base.token, steps));
+  // The chances after this turn's last move (the dice rolled since change them only once they
+  // are played: the pills wait for the move, and the server works out one answer less).
+  const moved = steps.slice(0, 1 + steps.findLastIndex((s) => s.from !== undefined));
+  if (moved.length) showChances(board, seatsColors(v), chancesAfter(base.token, moved));
   else pills(base, base.steps);
   showDeadline();
   showAway();

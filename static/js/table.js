@@ -383,7 +383,8 @@ function whichMove(moves, play) {
 
 // `v` names the seats (the game the replay belongs to). Bots' moves go at the chosen bot speed
 // (read at each step, so a change applies at once); "instant" places them without animation.
-// `after(step)` is called once the event that step played is shown. Skipped, or not to
+// `after(step)` is called once the move that step played is shown (the chances that follow it;
+// a roll's are the next move's to show). Skipped, or not to
 // `watch` (a reload mid-turn), every event still gets its feed lines. A move hopping already
 // (the player's own, since the tap) is the flight `shown(event)` gives: it isn't shown twice.
 export async function replay(r, v, after = () => {}, watch = true, shown = () => null) {
@@ -438,7 +439,7 @@ export async function replay(r, v, after = () => {}, watch = true, shown = () =>
       if (pace) await sleep(300 * pace);
     }
     if (event.pieces) drawn = event.pieces;
-    after(step + 1);
+    if (event.kind === "move") after(step + 1);
   }
   $("skip").hidden = true;
 }
