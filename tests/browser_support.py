@@ -181,6 +181,7 @@ new MutationObserver((records) => {
     const n = r.target;
     if (n.classList && (n.classList.contains('piece') || n.classList.contains('ghost'))) {
       window.__pieceMoves.push({seat: +n.dataset.seat, piece: +n.dataset.piece,
+        ghost: n.classList.contains('ghost'),
         attr: r.attributeName, value: +n.getAttribute(r.attributeName), t: performance.now()});
     }
   }

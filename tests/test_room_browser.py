@@ -28,7 +28,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
 from browser_support import (  # noqa: E402
-    ARTIFACTS, CHROMIUM, PHONE, Monitor, dice, enter_then_move,
+    ARTIFACTS, CHROMIUM, PHONE, WATCH_PIECES_JS, Monitor, dice, enter_then_move,
     find_seed, new_game, progress_grid, shot)
 
 
@@ -634,6 +634,31 @@ def test_a_late_poll_answer_does_not_take_the_page_back(server, phone):
     view = state(server, code)
     assert view["steps"] == 2
     agrees_with(page, view)
+
+
+def test_a_phone_s_own_move_hops_once_and_lands(server, phone):
+    """In a room the move is played when tapped: the pawn hops from the tap (a copy above the
+    board), and the room's answer, whose replay holds that same move, doesn't hop it again."""
+    game = new_game(find_seed(enter_then_move))
+    made = post(server, f"/api/games/{game.token()}/room", {"seat": game.match.turn}, 201)
+    code, credential = made["room"]["code"], made["you"]["credential"]
+    page = phone()
+    page.add_init_script(WATCH_PIECES_JS)
+    page.goto(f"{server.url}/r/{code}#c={urllib.parse.quote(credential)}")
+    expect(page.locator("#roll")).to_be_visible()
+    page.locator("#roll").click()
+    expect(page.locator("#board circle.landing")).to_have_count(1)
+    page.evaluate("() => { window.__pieceMoves = []; }")
+    count = len(feed(page))
+    tap_landing(page)  # a pawn enters: one hop, from the nest to its entry square
+    page.wait_for_function("(n) => document.querySelectorAll('#feed li').length > n && "
+                           "document.getElementById('skip').hidden", arg=count)
+    expect(page.locator("#board .ghost")).to_have_count(0)
+    expect(page.locator("#board .piece.aloft")).to_have_count(0)
+    hops = [m for m in page.evaluate("() => window.__pieceMoves")
+            if m["ghost"] and m["attr"] == "cx"]
+    assert len({(m["seat"], m["piece"]) for m in hops}) == 1 and len(hops) == 1, hops
+    agrees_with(page, state(server, code))
 
 
 # -- 7. a turn timer runs out ----------------------------------------------------------------
