@@ -167,8 +167,9 @@ def test_the_game_page_works_as_before_with_its_preview_tags(server, phone, sms)
 
 # -- 1. a two-player game from the New game form to a finished turn ----------------------------
 
-def test_new_game_from_the_form_to_a_sent_turn(server, phone, sms):
-    creator = phone()
+@pytest.mark.parametrize("width", WIDTHS)
+def test_new_game_from_the_form_to_a_sent_turn(server, phone, sms, width):
+    creator = phone(width=width)
     creator.goto(server.url + "/")
     form = creator.locator("#newgame")
     expect(form.locator("input[name=play0]")).to_be_checked()
