@@ -39,6 +39,7 @@ export class Board {
     this.names = null;  // each seat's player's name, as place() was last given them
     this.turn = null;  // the seat to move (its name by its nest is highlighted)
     this.flights = new Map();  // "seat:piece" -> a piece in the air (fly)
+    this.plates = new Map();  // where each color's name and pill go, by name width (plate)
     this.describe = null;  // (name, color index, piece, progress) -> a piece in words, or null
     this.clearMoves();
     current = this;  // the board taps go to (tapTarget)
@@ -175,6 +176,13 @@ export class Board {
     if (renamed || !this.nameLayer.firstChild) this.showNames(seats);
   }
 
+  // The name of `turn` (to move) lit by its nest; `seats` gives each seat's color index.
+  light(turn, seats) {
+    if (turn === this.turn) return;
+    this.turn = turn;
+    this.showNames(seats);
+  }
+
   nodeOf(s, k) {
     return (this.pieceNodes || []).find((n) => +n.dataset.seat === s && +n.dataset.piece === k);
   }
@@ -265,13 +273,8 @@ export class Board {
   cancelFlights(flight = null) {
     for (const f of flight ? [flight] : [...this.flights.values()]) {
       f.onLand = [];
-      f.landed = true;
-      f.ghost.remove();
-      const key = `${f.s}:${f.k}`;
-      if (this.flights.get(key) !== f) continue;
-      this.flights.delete(key);
-      const node = this.nodeOf(f.s, f.k);
-      if (node) node.classList.remove("aloft");
+      f.landed = true;  // landed with nothing to do: ground() only ends it
+      this.ground(f);
     }
   }
 
@@ -288,25 +291,23 @@ export class Board {
       const stand = { s, k, to: -1, ghost: copy, landed: false, placed: false, onLand: [] };
       node.classList.add("aloft");
       this.flights.set(`${s}:${k}`, stand);
-      const hit = () => {
+      afterLanding(flight, () => {
         this.burst(x, y, fill, "capture");
         copy.classList.add("popped");
         play("capture");
         setTimeout(() => this.ground(stand), POP_MS);
-      };
-      if (flight.landed) hit(); else flight.onLand.push(hit);
+      });
     }
   }
 
   // When `flight` lands on the piece's last place (Home, the goal, a home slot): a star bursts.
   cheer(flight, color) {
     if (!flight) return;
-    const done = () => {
+    afterLanding(flight, () => {
       const [x, y] = [+flight.ghost.getAttribute("cx"), +flight.ghost.getAttribute("cy")];
       this.burst(x, y, this.layout.colors[color].fill, "home");
       play("home");
-    };
-    if (flight.landed) done(); else flight.onLand.push(done);
+    });
   }
 
   // A ring (capture) or a star (home) at (x, y) that grows and fades, then goes.
@@ -420,7 +421,6 @@ export class Board {
   plate(c, name = null) {
     const nameHalf = name ? (0.5 + NAME_EM * [...shortName(name)].length) / 2 : PILL_HALF_W;
     const key = `${c}:${nameHalf}`;
-    this.plates = this.plates || new Map();
     if (this.plates.has(key)) return this.plates.get(key);
     const base = this.layout.colors[c].base;
     const cx = base.reduce((sum, p) => sum + p[0], 0) / base.length;
@@ -592,6 +592,11 @@ function star(x, y, outer, inner) {
     points.push(`${(x + r * Math.cos(a)).toFixed(3)},${(y + r * Math.sin(a)).toFixed(3)}`);
   }
   return points.join(" ");
+}
+
+// `then` once `flight` has landed: now, if it has.
+function afterLanding(flight, then) {
+  if (flight.landed) then(); else flight.onLand.push(then);
 }
 
 // Whether ink reads better than white on the color `hex` ("#rrggbb"): WCAG's contrast ratios.

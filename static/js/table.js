@@ -293,8 +293,16 @@ export function addFeed(text, color = null) {
 
 // Seats (other than `seat`) with more pieces back home after a move than before it.
 export function sentBack(before, after, seat) {
-  const home = (list) => list.filter((p) => p === -1).length;
-  return after.map((list, s) => s).filter((s) => s !== seat && home(after[s]) > home(before[s]));
+  return [...new Set(taken(before, after, seat).map(([s]) => s))];
+}
+
+// The pieces (other than `seat`'s) back home after a move that weren't before it: [seat, piece].
+function taken(before, after, seat) {
+  const back = [];
+  after.forEach((list, s) => list.forEach((p, k) => {
+    if (s !== seat && p === -1 && before[s] && before[s][k] !== -1) back.push([s, k]);
+  }));
+  return back;
 }
 
 // The feed's lines for what a move by `seat` to `to` did: pieces it sent back, and in Ludo the
@@ -331,11 +339,7 @@ export function startMove(v, seat, m, ms) {
 // The pieces `flight`'s move took, from the pieces before it and after it: they burst where
 // they stood when it lands (call before drawing `after`).
 export function knock(flight, before, after, seat) {
-  const taken = [];
-  after.forEach((list, s) => list.forEach((p, k) => {
-    if (s !== seat && p === -1 && before[s] && before[s][k] !== -1) taken.push([s, k]);
-  }));
-  board.knock(flight, taken);
+  board.knock(flight, taken(before, after, seat));
 }
 
 // -- the moves on offer ---------------------------------------------------------------------------
@@ -417,7 +421,7 @@ export async function replay(r, v, after = () => {}, watch = true, shown = () =>
     if (skipped) continue;
     const pace = bot || event.auto ? BOT_SPEEDS[speedOf()] : 1;
     if (event.kind === "roll") {
-      board.place(drawn, colors, names, event.seat);  // the name of who rolls lights up
+      board.light(event.seat, colors);  // the name of who rolls
       if (pace) {
         if (tumbling === null) rollDice();  // this phone's own roll tumbles since the tap
         await sleep(250 * pace);
