@@ -8,7 +8,7 @@ landing spot a second after the roll (a person looks at the board when it opens,
 before choosing). The page asks for reduced motion: a phone draws its animations itself, but here
 Chromium's software drawing would take the server's two cores. From the tap until every seat's pill shows a number is the figure: median and
 maximum per table, over ``turns`` taps (turns whose roll leaves no move are passed over). The
-issue's aim: 1.5 s.
+aim: 1.5 s.
 """
 
 from __future__ import annotations
@@ -29,14 +29,14 @@ PILLS_SHOWN = """(seats) => {
 
 def _people_turns(game: str, players: int):
     """Links at the start of people's turns from the middle of medium games (the first and last
-    fifth of each game left out), every third turn, game after game: ``(link, seats)``."""
+    fifth of each game left out), every third turn, game after game."""
     from app.review_bench import _turns, medium_game
 
     number = 0
     while True:
         starts = _turns(medium_game(game, players, number))
         middle = starts[len(starts) // 5: len(starts) - len(starts) // 5]
-        yield from ((link, players) for link, _, _ in middle[::3])
+        yield from (link for link, _, _ in middle[::3])
         number += 1
 
 
@@ -63,14 +63,14 @@ def _table(browser, game: str, players: int, turns: int, think: float) -> dict:
     seconds: list[float] = []
     no_move = 0
     with served() as port:
-        for link, seats in _people_turns(game, players):
+        for link in _people_turns(game, players):
             if len(seconds) == turns or no_move > 4 * turns:
                 break
             # Still (reduced motion): here the phone's drawing would take the server's cores.
             context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
                                           reduced_motion="reduce")
-            took = _tap(context.new_page(), f"http://127.0.0.1:{port}/g/{link}#seen=1", seats,
-                        think)
+            took = _tap(context.new_page(), f"http://127.0.0.1:{port}/g/{link}#seen=1",
+                        players, think)
             context.close()
             if took is None:
                 no_move += 1

@@ -7,7 +7,7 @@ The moves are medium's (people who play sensibly), from a game played here first
 turn's answer the clock starts, and the finished game's page asks what it shows: the game's luck
 and the review of every decision, three at a time, waiting out a 503's Retry-After as the page
 does. Reported per table: the decisions, the seconds until all of it was answered after the
-last move, and the slowest single answer. The issue's aim: within 10 s of the last move of a
+last move, and the slowest single answer. The aim: within 10 s of the last move of a
 60-decision game.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from app.analysis_load import KEYS_LABEL, _request, served
+from app.analysis_load import KEYS_LABEL, _play, _request, served
 
 PARALLEL = 3  # the page's requests at once (static/js/review.js)
 PEOPLE = 2  # the people at each table; the other seats are medium bots
@@ -89,14 +89,7 @@ def review_ready(game: str, players: int, every: float, number: int = 0) -> dict
     asks = [f"/api/games/{token}/luck"] + \
         [f"/api/games/{token}/review?step={step}&lang=en" for step, _ in decisions]
     with served() as port:
-        start = time.perf_counter()
-        for number, (link, seat, steps) in enumerate(turns):
-            time.sleep(max(0.0, start + number * every - time.perf_counter()))
-            status, _, _ = _request(port, "GET", f"/api/games/{link}")
-            assert status == 200, status
-            status, _, _ = _request(port, "POST", f"/api/games/{link}/turn",
-                                    {"seat": seat, "steps": steps})
-            assert status == 200, status
+        _play(port, turns, every)
         last = time.perf_counter()
         took = _ask_all(port, asks)
         ready = time.perf_counter() - last

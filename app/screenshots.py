@@ -70,8 +70,6 @@ def take(out: str = "docs/screenshots", only: tuple[str, ...] = ()) -> list[str]
                     context = browser.new_context(viewport=PHONE, is_mobile=True,
                                                   has_touch=True, device_scale_factor=2)
                     page = context.new_page()
-                    page.add_init_script(
-                        "localStorage.setItem('boardpass:bot-speed', 'instant')")
                     page.goto(f"http://127.0.0.1:{server.server_port}{path}")
                     page.locator(shown).first.wait_for(state="attached", timeout=30_000)
                     if name == "review-phone":  # every move reviewed, the luck in

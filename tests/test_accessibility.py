@@ -1,4 +1,4 @@
-"""Accessibility, as axe-core sees it (issue 20): no serious or critical violation on the home
+"""Accessibility, as axe-core sees it: no serious or critical violation on the home
 page, a game page of each game mid-turn (the dice rolled, its landing spots showing), a finished
 game's review and the rules pages, in English and Spanish, in real Chromium on a phone. On the
 game pages the board also has to say itself in words: each piece whose it is, which and where,

@@ -1,4 +1,4 @@
-"""The board comes alive, in a real browser (issue 20): dice that tumble from the tap on Roll and
+"""The board comes alive, in a real browser: dice that tumble from the tap on Roll and
 land on the server's faces, pips and all; pieces that hop square by square along their path from
 the tap; a burst where a piece is taken or comes home, with a sound and a buzz; a switch that
 silences them; none of the motion (and no sound unless asked) under prefers-reduced-motion; and

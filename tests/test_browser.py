@@ -245,7 +245,6 @@ def test_reload_mid_turn_keeps_the_feed_of_what_the_others_did(server, phone, wi
     game = new_game(find_seed(lambda g: len(play_first_turn(g)) >= 3))  # a roll, two moves
     play_first_turn(game)
     page = phone(width=width)
-    page.add_init_script("localStorage.setItem('boardpass:bot-speed', 'instant')")
     page = open_game(page, server.game_url(game.token()))
     others = page.locator("#feed li").all_text_contents()
     first = game.header.seats[game.match.history[0][1]].name
@@ -1975,7 +1974,6 @@ def test_the_page_says_whose_link_it_is_and_colors_every_line_of_the_feed(server
     you = game.header.seats[game.match.turn]
     color = game.rules.board.color_names[you.color]
     page = phone(width=width)
-    page.add_init_script("localStorage.setItem('boardpass:bot-speed', 'instant')")
     page = open_game(page, server.game_url(game.token()))
     expect(page.locator("#you")).to_have_text(f"You: {color.capitalize()} ({you.name})")
     expect(page.locator(f"#you .swatch.{color}")).to_be_visible()

@@ -38,7 +38,6 @@ def visit(browser, url: str, name: str) -> dict:
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.add_init_script(SHIFTS_JS)
-    page.add_init_script("localStorage.setItem('boardpass:bot-speed', 'instant')")
     weights = {}
 
     def weigh(response):

@@ -1,6 +1,6 @@
 """Tap targets on a phone: on every board, at 360 and 390 px wide, each piece the player can move
 and each landing spot answers taps over at least 44 x 44 CSS px, where a tap that two targets'
-areas share goes to the nearer one (issue 20), and a tap beside a piece or spot plays it.
+areas share goes to the nearer one, and a tap beside a piece or spot plays it.
 
 How it is measured: board.js exports ``tapTarget(x, y, element)``, the one function its tap
 handler (pointer events) asks which target a tap at (x, y) reaches. For each target the test
