@@ -71,8 +71,12 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium, driven by Playwright."""
-    from playwright.sync_api import sync_playwright
+    """Debian's Chromium, driven by Playwright. An ``expect`` waits up to 10 s for what the page
+    should show, like the pages' own actions: CI's machine is shared and at times runs at half
+    speed, and a check that passes returns as soon as the page shows it."""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=10_000)
 
     from browser_support import CHROMIUM, CHROMIUM_ARGS
 

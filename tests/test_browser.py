@@ -103,9 +103,15 @@ def phone(browser):
             monitor.check()
 
 
+REPLAY_MS = 60_000  # a replay of every turn since a seat last played, hops included
+
+
 def open_game(page, url: str):
+    """Opens a link and waits until its replay, if there is one, has ended and Roll shows. A
+    replay runs at the players' pace (a newcomer's first page replays the whole game), so the
+    wait is bounded by the longest replay, not by a test's usual five seconds."""
     page.goto(url)
-    expect(page.locator("#roll")).to_be_visible()  # after the replay, if there is one
+    expect(page.locator("#roll")).to_be_visible(timeout=REPLAY_MS)
     return page
 
 
