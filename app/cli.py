@@ -451,7 +451,7 @@ def _wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 # -- analysis: speed, calibration, stability ------------------------------------------------------
 
-ANALYSIS_TABLES = (("parcheesi", 4), ("red-arse", 4), ("red-arse", 6), ("ludo", 4))
+ANALYSIS_TABLES = (("parcheesi", 4), ("red-arse", 4), ("red-arse", 6), ("ludo", 4), ("ludo", 6))
 
 
 def play_out(rules, players: int, rng: random.Random, choose, seen: list | None = None):
@@ -517,9 +517,6 @@ def analysis_bench(game: str, players: int, games: int = 5) -> dict:
                                        "max": round(max(chance), 2)},
             "review_s": {"median": round(statistics.median(review), 2),
                          "max": round(max(review), 2), "options": options}}
-
-
-WIDEST_TABLES = ANALYSIS_TABLES + (("ludo", 6),)  # 6-player Ludo: the longest playouts
 
 
 def widest_bench(game: str, players: int, games: int = 300, keep: int = 5,
@@ -862,7 +859,7 @@ def main(argv: list[str] | None = None) -> int:
             print(_lines(analysis_load(args.turns, args.clients, args.workers,
                                        args.games or 300)))
         elif args.command == "analysis-bench" and args.widest:
-            for game, players in WIDEST_TABLES:
+            for game, players in ANALYSIS_TABLES:
                 print(_lines(widest_bench(game, players, args.games or 300, args.keep,
                                           args.unbounded)))
         elif args.command == "analysis-bench":

@@ -63,6 +63,30 @@ def test_a_game_all_but_won_gives_its_leader_nearly_every_chance(game, text, lea
     assert chances[leader] >= 0.9
 
 
+@pytest.mark.parametrize("game,text", [
+    ("parcheesi", "parcheesi y:10,30,n,n/b:n,n,n,n/r:6,n,n,n y roll"),
+    ("red-arse", "red-arse r:n,n,14,30/b:h2,h3,h4,18 r 4"),
+    ("ludo", "ludo r:n,n,5,30/b:n,n,10,8/g:n,n,n,n g roll"),
+])
+def test_a_chance_stopped_after_its_rounds_says_what_playing_on_says(game, text):
+    """The chances' playouts stop after ``CHANCE_ROUNDS`` rounds and take the static
+    evaluation's word: the same favourite, within a few points, as games played to the end."""
+    rules = rules_for(game)
+    state = rules.parse(text)
+    stopped = state.copy()
+    seats = len(state.colors)
+    assert analysis.play_out(rules, stopped, analysis.dice(7, 0, seats), turns=2) == -1
+    assert stopped.phase == ROLL and analysis.winner(stopped) is None
+    assert analysis.play_out(rules, state.copy(), analysis.dice(7, 0, seats)) in range(seats)
+    short = analysis.chances(rules, state, playouts=300)
+    full = analysis.chances(rules, state, playouts=300, rounds=0)
+    assert sum(short) == pytest.approx(1.0)
+    assert any(0 < round(c * 300, 6) % 1 for c in short)  # some games were weighed, not won
+    assert all(round(c * 300, 6) % 1 == 0 for c in full)
+    assert short.index(max(short)) == full.index(max(full))
+    assert max(abs(a - b) for a, b in zip(short, full)) < 0.08
+
+
 def test_a_finished_game_gives_the_winner_everything():
     rules = rules_for("parcheesi")
     assert analysis.chances(rules, rules.parse("parcheesi y:H,H,H,H/r:n,n,n,5 y won")) == \

@@ -5,10 +5,12 @@ the position (``position_seed``), never from the game's real dice, so the same p
 gets the same answer and the real future dice stay secret. Method and reasons for the choices:
 ``docs/analysis.md``.
 
-**Chance to win** (``chances``): from the position, ``playouts`` games are played to the end with
-every seat a medium bot (``bots.medium``; re-rolls are always claimed); a seat's chance is the
-share of those games it wins (Ludo: the first seat to finish). A finished position gives 1 to
-its winner and 0 to the rest.
+**Chance to win** (``chances``): from the position, ``playouts`` games are played with every
+seat a medium bot (``bots.medium``; re-rolls are always claimed), to the end or for
+``CHANCE_ROUNDS`` rounds, whichever comes first; a seat's chance is its mean over those games
+of 1 for a game it won (Ludo: the first seat to finish), and for a game stopped after its
+rounds, its chance by the static evaluation there (``evaluation.chances``). A finished position
+gives 1 to its winner and 0 to the rest.
 
 **Dice.** Playout ``k`` gives every seat its own stream of dice (``random.Random`` seeded from the
 seed, ``k`` and the seat), drawn a block per turn: a seat's ``j``-th turn rolls the same dice
@@ -58,14 +60,18 @@ import random
 from dataclasses import dataclass, field
 from typing import cast
 
-from . import bots
+from . import bots, evaluation
 from .core import CLAIM, MOVE, OVER, ROLL
 from .text import N_
 
 # The answers' version: a stored answer (the store keeps each for good, keyed by the position
 # and this) is asked again once the method or its settings change. Bump it with them.
-VERSION = 3
+VERSION = 4
 PLAYOUTS = 300  # chance to win
+# A chance to win's playouts stop after this many rounds (each seat's turn once) and take the
+# static evaluation's word for the rest: as near the truth as 300 played to the end, in about
+# half the time where games are long (docs/analysis.md, "Chance to win").
+CHANCE_ROUNDS = {"parcheesi": 16, "red-arse": 24, "ludo": 24}
 REVIEW_PLAYOUTS = 200  # each option of a reviewed decision, at first
 REVIEW_EXTRA = 600  # at most this many more for a close call
 REVIEW_BATCH = 200
@@ -101,15 +107,18 @@ def winner(state) -> int | None:
 
 
 def chances(rules, state, playouts: int = PLAYOUTS, seed: int | None = None,
-            budget: int = BUDGET) -> list[float]:
+            budget: int = BUDGET, rounds: int | None = None) -> list[float]:
     """Each seat's chance to win (0..1, summing to 1): its share of ``playouts`` games played
-    out from ``state`` by medium bots. Works at a roll, a decision and a claim. Fewer games
-    when their steps reach ``budget`` first (``counted_chances`` says how many)."""
-    return counted_chances(rules, state, playouts, seed, budget)[0]
+    out from ``state`` by medium bots, each for ``rounds`` rounds at most (``CHANCE_ROUNDS``
+    by default; 0: to the end) and then weighed by the static evaluation. Works at a roll, a
+    decision and a claim. Fewer games when their steps reach ``budget`` first
+    (``counted_chances`` says how many)."""
+    return counted_chances(rules, state, playouts, seed, budget, rounds)[0]
 
 
 def counted_chances(rules, state, playouts: int = PLAYOUTS, seed: int | None = None,
-                    budget: int = BUDGET) -> tuple[list[float], int]:
+                    budget: int = BUDGET, rounds: int | None = None
+                    ) -> tuple[list[float], int]:
     """``chances``, and the number of games it played out: ``playouts``, or fewer when their
     steps reached ``budget`` (no game starts once they have; 0: no bound). Long games (six
     players, from the start) cost most: 300 of them can take more than the budget."""
@@ -118,11 +127,18 @@ def counted_chances(rules, state, playouts: int = PLAYOUTS, seed: int | None = N
     if won is not None:
         return [1.0 if s == won else 0.0 for s in range(seats)], 0
     seed = position_seed(rules, state) if seed is None else seed
-    wins = [0] * seats
+    turns = seats * (CHANCE_ROUNDS[rules.name] if rounds is None else rounds)
+    wins = [0.0] * seats
     spent = [0]
     played = 0
     while played < playouts and not 0 < budget <= spent[0]:
-        wins[play_out(rules, state.copy(), dice(seed, played, seats), None, spent)] += 1
+        end = state.copy()
+        won = play_out(rules, end, dice(seed, played, seats), None, spent, turns)
+        if won < 0:  # stopped after its rounds: the evaluation says who wins from there
+            for s, chance in enumerate(evaluation.chances(rules, end)):
+                wins[s] += chance
+        else:
+            wins[won] += 1
         played += 1
     return [w / played for w in wins], played
 
@@ -139,10 +155,11 @@ MEETING_TURNS = 12  # turn starts at which a review's playouts look for one anot
 
 
 def play_out(rules, state, dice: list, met: dict | None = None,
-             spent: list[int] | None = None) -> int:
+             spent: list[int] | None = None, turns: int = 0) -> int:
     """Play ``state`` (changed in place) to the end with medium bots and ``dice`` (``dice``'s
     sources, one per seat); the winning seat. ``spent[0]``, when given, grows by the steps
-    played (rolls, moves and claims: the budget's unit).
+    played (rolls, moves and claims: the budget's unit). With ``turns``, stop at the start
+    of the turn after that many and return -1 (``state`` is where it stopped).
 
     Each turn of a seat takes a block of ``TURN_DICE`` dice from its source, used or not (a
     longer turn draws more), so the seat's next turn meets the same dice whether this one
@@ -161,12 +178,16 @@ def play_out(rules, state, dice: list, met: dict | None = None,
     roller, block, next_die = -1, [], 0  # -1: no seat has rolled yet
     drawn = [0] * len(dice)  # blocks each seat has taken
     passed: list = []  # the turn starts to remember in ``met``
-    steps = 0
+    steps = started = 0
     while True:
         phase = state.phase
         steps += 1
         if phase == ROLL:
             if state.turn != roller:
+                started += 1
+                if started > turns > 0:
+                    _count(spent, steps - 1)
+                    return -1
                 roller, next_die = state.turn, 0
                 if met is not None and len(passed) < MEETING_TURNS:
                     here = (state.key(), tuple(drawn))

@@ -610,9 +610,11 @@ def _refused(code: str, said, status: int, retry_after: int):
 def chances(token):
     """Each seat's chance to win at ``?step=N`` (default: now), or after ``?steps=[...]``: the
     turn in progress on top of the link, as ``/moves`` takes it (its ``turn_steps``), so the
-    page can ask after each of its own moves. From playing the rest of the game out with
-    medium bots (``ANALYSIS_PLAYOUTS`` times, 300 by default, fewer when their steps reach
-    ``ANALYSIS_BUDGET``: ``playouts`` says how many), seeded from the position, never from the
+    page can ask after each of its own moves. From playing the game on with medium bots
+    (``ANALYSIS_PLAYOUTS`` times, 300 by default, fewer when their steps reach
+    ``ANALYSIS_BUDGET``: ``playouts`` says how many), each game to the end or for
+    ``analysis.CHANCE_ROUNDS`` rounds and then weighed by the static evaluation, seeded from the
+    position, never from the
     game's dice: the answer is the same for anyone, kept for everyone and cached for good."""
     played, _ = load(token, _keys())
     step = _step_arg(played)
