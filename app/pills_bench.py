@@ -103,10 +103,13 @@ def _tap(page, url: str, seats: int, think: float) -> float | None:
     if not spot.count():
         return None
     page.wait_for_timeout(think * 1000)  # and at the roll before tapping
-    start = time.perf_counter()
-    spot.click()
-    if page.locator("#choices").is_visible():  # several moves land there: one is chosen
+    # The pills turn pending only once the move's own answer is in: until the page has asked
+    # for the chances after the move and drawn them, the pills shown are the old ones.
+    with page.expect_response(lambda answer: "/chances?steps=" in answer.url, timeout=60_000):
         start = time.perf_counter()
-        page.locator("#choices button").first.click()
+        spot.click()
+        if page.locator("#choices").is_visible():  # several moves land there: one is chosen
+            start = time.perf_counter()
+            page.locator("#choices button").first.click()
     page.wait_for_function(PILLS_SHOWN, arg=seats, polling="raf", timeout=60_000)
     return time.perf_counter() - start
