@@ -17,8 +17,8 @@ import statistics
 import sys
 import time
 
-CHROMIUM = "/usr/bin/chromium"
-PHONE = {"width": 390, "height": 844}
+from app.phone_browser import CHROMIUM, PHONE
+
 # Every pill drawn, and none waiting for its number.
 PILLS_SHOWN = """(seats) => {
   const pills = [...document.querySelectorAll('#board g.chance')];

@@ -12,8 +12,9 @@ import tempfile
 import threading
 from pathlib import Path
 
-CHROMIUM = "/usr/bin/chromium"
-PHONE = {"width": 390, "height": 844}
+from app.phone_browser import CHROMIUM, PHONE
+from app.pills_bench import PILLS_SHOWN
+
 LABEL = "screenshots"  # the test keys' label: the same games every time
 
 
@@ -49,10 +50,10 @@ def take(out: str = "docs/screenshots", only: tuple[str, ...] = ()) -> list[str]
     folder.mkdir(parents=True, exist_ok=True)
     keys = Keys.for_tests(LABEL)
     shots = [(f"{game}-{players}-mid-turn", f"/g/{_mid_turn(game, players).token()}#s=r",
-              "#board .landing")
+              "#board .landing", players)
              for game, players in (("parcheesi", 4), ("red-arse", 4), ("ludo", 4))]
     shots.append(("review-phone", f"/g/{play_random('parcheesi', 2, LABEL, 0, keys).token()}",
-                  "#gamereview"))
+                  "#gamereview", 2))
     shots = [shot for shot in shots if not only or shot[0] in only]
     written = []
     with tempfile.TemporaryDirectory() as store:
@@ -66,7 +67,7 @@ def take(out: str = "docs/screenshots", only: tuple[str, ...] = ()) -> list[str]
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM,
                                                      args=["--no-sandbox", "--disable-gpu"])
-                for name, path, shown in shots:
+                for name, path, shown, seats in shots:
                     context = browser.new_context(viewport=PHONE, is_mobile=True,
                                                   has_touch=True, device_scale_factor=2)
                     page = context.new_page()
@@ -78,7 +79,7 @@ def take(out: str = "docs/screenshots", only: tuple[str, ...] = ()) -> list[str]
                             "(td) => td.textContent !== '…')", timeout=120_000)
                         page.locator("#gamereview").scroll_into_view_if_needed()
                     else:
-                        page.wait_for_timeout(500)  # the pills
+                        page.wait_for_function(PILLS_SHOWN, arg=seats, timeout=60_000)
                     target = folder / f"{name}.png"
                     page.screenshot(path=str(target))
                     written.append(str(target))

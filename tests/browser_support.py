@@ -20,14 +20,13 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 
 from app.keys import Keys
 from app.link import Seat
+from app.phone_browser import CHROMIUM, PHONE  # noqa: F401 (the tests import them from here)
 from app.play import Game
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-PHONE = {"width": 390, "height": 844}
 KEYS = Keys.for_tests("browser")
 SEATS = [Seat(name="Ana", color=0), Seat(name="Ben", color=2)]  # yellow and red, as the form
 

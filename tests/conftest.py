@@ -69,6 +69,17 @@ def server(tmp_path_factory):
             yield live
 
 
+@pytest.fixture
+def fresh_store(server, tmp_path):
+    """The module's server with a store of its own for this test: tests replay the same seeds,
+    and a game the store has seen move on would be an older link to the next test."""
+    app = server.app
+    old = app.extensions.pop("boardpass.store", None)
+    if old:
+        old.close()
+    app.config["STORE_URL"] = f"sqlite:///{tmp_path}/store.db"
+
+
 @pytest.fixture(scope="module")
 def browser():
     """Debian's Chromium, driven by Playwright. An ``expect`` waits up to 10 s for what the page

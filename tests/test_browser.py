@@ -29,7 +29,8 @@ from browser_support import (  # noqa: E402
     new_game, page_hash, pieces, play_first_turn, play_out_turn, progress_grid, replay_ms, roll,
     send_turn, shot, status, steps_hash, tap_landing)
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+pytestmark = [pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
+              pytest.mark.usefixtures("fresh_store")]  # each test its own store
 WIDTHS = (360, 390)  # CSS px: the narrow phones the page is laid out for
 
 
@@ -59,19 +60,6 @@ def sms(request):
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "sms-bodies.txt").write_text(
         "".join(body + "\n" for body in summary.bodies), encoding="utf-8")
-
-
-
-@pytest.fixture(autouse=True)
-def fresh_store(server, tmp_path):
-    """Each test its own store: tests replay the same seeds, and a game the store has seen move
-    on would be an older link to the next test."""
-    app = server.app
-    old = app.extensions.pop("boardpass.store", None)
-    if old:
-        old.close()
-    app.config["STORE_URL"] = f"sqlite:///{tmp_path}/store.db"
-
 
 
 @pytest.fixture
@@ -261,7 +249,6 @@ def test_reload_mid_turn_keeps_the_feed_of_what_the_others_did(server, phone, wi
     again = page.locator("#feed li").all_text_contents()
     assert [line for line in again if line in others] == others  # none lost, in order
     assert page_hash(page).startswith("#s=r")  # still mid-turn: nothing replayed as new
-
 
 
 def test_reload_mid_turn_keeps_the_dice_and_the_moves(server, phone, sms):

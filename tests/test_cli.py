@@ -262,7 +262,8 @@ def test_screenshots_of_a_board_mid_turn_on_a_phone(tmp_path):
 
     from PIL import Image
 
-    from app.screenshots import CHROMIUM, take
+    from app.phone_browser import CHROMIUM
+    from app.screenshots import take
 
     if not os.path.exists(CHROMIUM):
         pytest.fail("needs Debian's chromium (the README's test command installs it)")

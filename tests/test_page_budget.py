@@ -30,8 +30,6 @@ new PerformanceObserver((list) => {
 SETTLE_MS = 2500  # the board drawn, the replay's first steps, the pills asked for
 
 
-
-
 def visit(browser, url: str, name: str) -> dict:
     """Load ``url`` on a fresh phone and leave it alone: its shifts, first paint and the
     compressed weight of its scripts and styles."""

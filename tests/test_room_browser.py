@@ -32,7 +32,8 @@ from browser_support import (  # noqa: E402
     find_seed, new_game, progress_grid, shot)
 
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+pytestmark = [pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
+              pytest.mark.usefixtures("fresh_store")]  # each test its own store
 
 LIMIT = 2.0  # s: the most a roll or move may take to show on another phone
 CODE = re.compile(r"/r/([2-9A-HJKMNP-Z]{6})$")
@@ -113,18 +114,6 @@ def latency(request):
             + "shown (ms): " + " ".join(f"{s * 1000:.0f}" for s in summary.shown) + "\n"
             + "replayed (ms): " + " ".join(f"{s * 1000:.0f}" for s in summary.replayed) + "\n",
             encoding="utf-8")
-
-
-
-@pytest.fixture(autouse=True)
-def fresh_store(server, tmp_path):
-    """Each test its own store (the games of known seeds come back from test to test)."""
-    app = server.app
-    old = app.extensions.pop("boardpass.store", None)
-    if old:
-        old.close()
-    app.config["STORE_URL"] = f"sqlite:///{tmp_path}/store.db"
-
 
 
 @pytest.fixture
