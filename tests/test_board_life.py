@@ -25,9 +25,10 @@ from app.play import Game  # noqa: E402
 from browser_support import (  # noqa: E402
     ARTIFACTS, CHROMIUM, KEYS, PHONE, WATCH_PIECES_JS, Monitor, dice, find_decision, find_ludo_decision,
     hash_steps, ludo_game, new_game, page_hash, pieces, progress_grid, red_arse_game, steps_hash)
-from test_browser import capture_alone, fresh_store, ludo_capture  # noqa: E402,F401 (fixture)
+from test_browser import capture_alone, ludo_capture  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+pytestmark = [pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
+              pytest.mark.usefixtures("fresh_store")]  # each test its own store
 
 # Every sound the page starts and every vibration it asks for, counted.
 SENSES_JS = """

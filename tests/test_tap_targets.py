@@ -25,9 +25,10 @@ from playwright.sync_api import expect  # noqa: E402
 from browser_support import (  # noqa: E402
     ARTIFACTS, CHROMIUM, Monitor, find_decision, find_ludo_decision, find_red_arse_decision,
     hash_steps, page_hash, steps_hash)
-from test_browser import fresh_store, shared_spot  # noqa: E402,F401 (fixtures)
+from test_browser import shared_spot  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+pytestmark = [pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
+              pytest.mark.usefixtures("fresh_store")]  # each test its own store
 
 MIN_SIDE = 44  # CSS px: the usual minimum tap target (Apple's 44 pt; board.js gives 48)
 REACH = 32     # CSS px probed on each side of a target's centre
@@ -56,19 +57,13 @@ def decision(board: str):
     return BOARDS[board]()
 
 
-# Every tappable target with what a tap at each CSS pixel around it reaches. ``mode`` "taps"
-# asks board.js's tapTarget (what the page's taps use); "elements" takes the element drawn
-# there (how taps were resolved before issue 20: kept to measure an older page).
-MEASURE_JS = """async ({reach, mode}) => {
+# Every tappable target with what a tap at each CSS pixel around it reaches, by board.js's
+# tapTarget (what the page's taps use).
+MEASURE_JS = """async ({reach}) => {
   const { tapTarget } = await import('/static/js/board.js');
   const svg = document.getElementById('board');
   const targets = [...svg.querySelectorAll('circle.landing, circle.piece.movable')];
-  const at = mode === 'taps'
-    ? (x, y) => tapTarget(x, y, document.elementFromPoint(x, y))
-    : (x, y) => {
-      const e = document.elementFromPoint(x, y);
-      return targets.includes(e) ? e : null;
-    };
+  const at = (x, y) => tapTarget(x, y, document.elementFromPoint(x, y));
   const centres = targets.map((t) => {
     const r = t.getBoundingClientRect();
     return [r.x + r.width / 2, r.y + r.height / 2, r.width / 2];
@@ -136,8 +131,8 @@ def open_board(browser, server, board: str, width: int):  # noqa: F811
     return page, token, steps, seat
 
 
-def measure(page, mode: str = "taps") -> list[dict]:
-    return page.evaluate(MEASURE_JS, {"reach": REACH, "mode": mode})
+def measure(page) -> list[dict]:
+    return page.evaluate(MEASURE_JS, {"reach": REACH})
 
 
 class Figures:
