@@ -5,10 +5,12 @@ The app is served as the product runs it (``app.analysis_load.served``: a thread
 page in Chromium (Debian's ``chromium``, Playwright's Python package: ``pip install -e
 '.[test]'``) opens people's turns from the middle of a medium game per table, rolls, and taps a
 landing spot a second after the roll (a person looks at the board when it opens, and at the dice
-before choosing). The page asks for reduced motion: a phone draws its animations itself, but here
-Chromium's software drawing would take the server's two cores. From the tap until every seat's pill shows a number is the figure: median and
-maximum per table, over ``turns`` taps (turns whose roll leaves no move are passed over). The
-aim: 1.5 s.
+before choosing). The figure: from the tap until the answer to the page's request for the
+chances after the move is in and every seat's pill shows its number (until the move's own
+answer is in, the page still shows the previous pills), median and maximum per table, over
+``turns`` taps (turns whose roll leaves no move are passed over). The aim: 1.5 s. The page
+asks for reduced motion: a phone draws its animations itself, but here Chromium's software
+drawing would take the server's two cores.
 """
 
 from __future__ import annotations
@@ -103,13 +105,18 @@ def _tap(page, url: str, seats: int, think: float) -> float | None:
     if not spot.count():
         return None
     page.wait_for_timeout(think * 1000)  # and at the roll before tapping
-    # The pills turn pending only once the move's own answer is in: until the page has asked
-    # for the chances after the move and drawn them, the pills shown are the old ones.
-    with page.expect_response(lambda answer: "/chances?steps=" in answer.url, timeout=60_000):
-        start = time.perf_counter()
-        spot.click()
-        if page.locator("#choices").is_visible():  # several moves land there: one is chosen
+    # The pills turn pending only once the move's own answer is in: until the page has the
+    # answer for the chances after the move, the pills shown are the old ones.
+    try:
+        with page.expect_response(lambda answer: "/chances?steps=" in answer.url,
+                                  timeout=60_000):
             start = time.perf_counter()
-            page.locator("#choices button").first.click()
-    page.wait_for_function(PILLS_SHOWN, arg=seats, polling="raf", timeout=60_000)
+            spot.click()
+            if page.locator("#choices").is_visible():  # several moves land there: one chosen
+                start = time.perf_counter()
+                page.locator("#choices button").first.click()
+        page.wait_for_function(PILLS_SHOWN, arg=seats, polling="raf", timeout=60_000)
+    except PlaywrightTimeout:
+        raise RuntimeError(f"no chances after the move: {page.locator('#status').text_content()} "
+                           f"({url})") from None
     return time.perf_counter() - start

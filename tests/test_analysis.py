@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from app.engine import analysis, bots
+from app.engine import analysis, bots, evaluation
 from app.engine.core import MOVE, OVER, ROLL
 from app.engine.games import rules_for
 from app.engine.red_arse_settings import options_for
@@ -85,6 +85,20 @@ def test_a_chance_stopped_after_its_rounds_says_what_playing_on_says(game, text)
     assert all(round(c * 300, 6) % 1 == 0 for c in full)
     assert short.index(max(short)) == full.index(max(full))
     assert max(abs(a - b) for a, b in zip(short, full)) < 0.08
+
+
+@pytest.mark.parametrize("text", [
+    "ludo r:3,n,n,n/b:n,n,n,n/g:5,n,n,n/y:n,n,n,n g roll out:b",
+    "ludo r:3,n,n,n/b:n,n,n,n/g:5,n,n,n/y:n,n,n,n g roll waiting:b",
+])
+def test_a_seat_that_takes_no_turns_has_no_chance(text):
+    """A disqualified player, or one still to join, wins no game played on, nor one the
+    evaluation weighs where it stops."""
+    rules = rules_for("ludo")
+    state = rules.parse(text)
+    assert evaluation.chances(rules, state)[1] == 0.0
+    short = analysis.chances(rules, state, playouts=100)
+    assert short[1] == 0.0 and sum(short) == pytest.approx(1.0)
 
 
 def test_a_finished_game_gives_the_winner_everything():

@@ -69,8 +69,8 @@ from .text import N_
 VERSION = 4
 PLAYOUTS = 300  # chance to win
 # A chance to win's playouts stop after this many rounds (each seat's turn once) and take the
-# static evaluation's word for the rest: as near the truth as 300 played to the end, in about
-# half the time where games are long (docs/analysis.md, "Chance to win").
+# static evaluation's word for the rest: as near the truth as 300 played to the end, in 55 to
+# 80% of the time where games are long (docs/analysis.md, "Chance to win").
 CHANCE_ROUNDS = {"parcheesi": 16, "red-arse": 24, "ludo": 24}
 REVIEW_PLAYOUTS = 200  # each option of a reviewed decision, at first
 REVIEW_EXTRA = 600  # at most this many more for a close call
@@ -120,14 +120,16 @@ def counted_chances(rules, state, playouts: int = PLAYOUTS, seed: int | None = N
                     budget: int = BUDGET, rounds: int | None = None
                     ) -> tuple[list[float], int]:
     """``chances``, and the number of games it played out: ``playouts``, or fewer when their
-    steps reached ``budget`` (no game starts once they have; 0: no bound). Long games (six
-    players, from the start) cost most: 300 of them can take more than the budget."""
+    steps reached ``budget`` (no game starts once they have; 0: no bound), which games
+    stopped after their rounds seldom do; games played to the end (``rounds=0``) can, from
+    the start of a 6-player game."""
     seats = len(state.colors)
     won = winner(state)
     if won is not None:
         return [1.0 if s == won else 0.0 for s in range(seats)], 0
     seed = position_seed(rules, state) if seed is None else seed
-    turns = seats * (CHANCE_ROUNDS[rules.name] if rounds is None else rounds)
+    playing = seats - len(evaluation.idle_seats(state))
+    turns = playing * (CHANCE_ROUNDS[rules.name] if rounds is None else rounds)
     wins = [0.0] * seats
     spent = [0]
     played = 0
@@ -159,7 +161,9 @@ def play_out(rules, state, dice: list, met: dict | None = None,
     """Play ``state`` (changed in place) to the end with medium bots and ``dice`` (``dice``'s
     sources, one per seat); the winning seat. ``spent[0]``, when given, grows by the steps
     played (rolls, moves and claims: the budget's unit). With ``turns``, stop at the start
-    of the turn after that many and return -1 (``state`` is where it stopped).
+    of the turn after that many and return -1 (``state`` is where it stopped); turns count
+    from the first roll, so the rest of a turn under way at a move or a claim counts only if
+    it rolls again.
 
     Each turn of a seat takes a block of ``TURN_DICE`` dice from its source, used or not (a
     longer turn draws more), so the seat's next turn meets the same dice whether this one

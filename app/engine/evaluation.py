@@ -66,17 +66,24 @@ def features(rules, state) -> list[tuple[float, ...]]:
 
 def chances(rules, state, weights: tuple[float, ...] | None = None) -> list[float]:
     """Each seat's chance to win by the evaluation (summing to 1); a finished game's winner
-    has 1 (Ludo: the first placed, as soon as there is one)."""
+    has 1 (Ludo: the first placed, as soon as there is one), and a seat that doesn't play
+    (Ludo: disqualified, or still to join) 0."""
     placed = getattr(state, "placed", None)
     won = placed[0] if placed else state.winner if state.phase == OVER else None
     if won is not None:
         return [1.0 if s == won else 0.0 for s in range(len(state.colors))]
     w = WEIGHTS[board_key(rules)] if weights is None else weights
+    idle = idle_seats(state)
     scores = [sum(a * b for a, b in zip(w, row)) for row in features(rules, state)]
-    top = max(scores)
-    shares = [math.exp(score - top) for score in scores]
+    top = max(score for s, score in enumerate(scores) if s not in idle)
+    shares = [0.0 if s in idle else math.exp(score - top) for s, score in enumerate(scores)]
     total = sum(shares)
     return [share / total for share in shares]
+
+
+def idle_seats(state) -> frozenset[int]:
+    """The seats that take no turns (Ludo's disqualified seats and those still to join)."""
+    return frozenset(getattr(state, "out", ())) | getattr(state, "waiting", frozenset())
 
 
 # Every roll of one die or two, with its chance (two dice: unordered, doubles 1/36).

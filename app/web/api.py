@@ -613,9 +613,9 @@ def chances(token):
     page can ask after each of its own moves. From playing the game on with medium bots
     (``ANALYSIS_PLAYOUTS`` times, 300 by default, fewer when their steps reach
     ``ANALYSIS_BUDGET``: ``playouts`` says how many), each game to the end or for
-    ``analysis.CHANCE_ROUNDS`` rounds and then weighed by the static evaluation, seeded from the
-    position, never from the
-    game's dice: the answer is the same for anyone, kept for everyone and cached for good."""
+    ``analysis.CHANCE_ROUNDS`` rounds and then weighed by the static evaluation, seeded from
+    the position, never from the game's dice: the answer is the same for anyone, kept for
+    everyone and cached for good."""
     played, _ = load(token, _keys())
     step = _step_arg(played)
     steps = request.args.get("steps")
