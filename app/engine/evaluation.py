@@ -82,8 +82,10 @@ def chances(rules, state, weights: tuple[float, ...] | None = None) -> list[floa
 
 
 def idle_seats(state) -> frozenset[int]:
-    """The seats that take no turns (Ludo's disqualified seats and those still to join)."""
-    return frozenset(getattr(state, "out", ())) | getattr(state, "waiting", frozenset())
+    """The seats that take no more turns (Ludo's ``State.idle``; every seat plays on in the
+    other games)."""
+    idle = getattr(state, "idle", None)
+    return frozenset() if idle is None else idle()
 
 
 # Every roll of one die or two, with its chance (two dice: unordered, doubles 1/36).

@@ -58,6 +58,10 @@ class State:
     def winner(self) -> int | None:
         return self.placed[0] if self.phase == OVER else None
 
+    def idle(self) -> frozenset[int]:
+        """The seats that take no more turns: placed, still to join, or disqualified."""
+        return frozenset(self.placed) | self.waiting | frozenset(self.out)
+
     def key(self):
         return (self.colors, tuple(map(tuple, self.pos)), self.turn, self.phase, self.die,
                 self.placed, self.waiting, self.out)
@@ -162,8 +166,8 @@ class Ludo(OneDie):
     def _finish_if_alone(self, state: State) -> bool:
         """End the game when one player is left: they take the next place, then the
         disqualified, the first of them last."""
-        active = [s for s in range(len(state.colors))
-                  if s not in state.placed and s not in state.waiting and s not in state.out]
+        idle = state.idle()
+        active = [s for s in range(len(state.colors)) if s not in idle]
         if len(active) > 1:
             return False
         state.placed += (*active, *reversed(state.out))
