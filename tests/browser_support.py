@@ -20,7 +20,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 
 from app.keys import Keys
 from app.link import Seat
-from app.phone_browser import CHROMIUM, PHONE  # noqa: F401 (the tests import them from here)
+from workbench.phone_browser import CHROMIUM, PHONE  # noqa: F401 (the tests import them from here)
 from app.play import Game
 
 ROOT = Path(__file__).resolve().parents[1]

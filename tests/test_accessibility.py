@@ -23,7 +23,7 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
-from app.cli import play_random, table_options  # noqa: E402
+from workbench.games import play_random, table_options  # noqa: E402
 from app.play import PLAYER_NAMES, Game, demo_seats, simulation_seed  # noqa: E402
 from browser_support import (  # noqa: E402
     ARTIFACTS, CHROMIUM, KEYS, PHONE, ROOT, steps_hash)

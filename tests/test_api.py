@@ -369,7 +369,7 @@ def test_a_text_twilio_refuses_still_gives_the_link_to_send_by_hand(client, twil
 
 
 def test_the_dice_secret_is_shown_only_once_the_game_is_over(client):
-    from app.cli import play_random
+    from workbench.games import play_random
     from app.engine.dice import commitment
     finished = play_random("parcheesi", 2, "api-secret", 0, KEYS)
     view = client.get(f"/api/games/{finished.token()}").json
@@ -380,7 +380,7 @@ def test_the_dice_secret_is_shown_only_once_the_game_is_over(client):
 
 
 def test_read_the_turns_since_a_given_step(client):
-    from app.cli import play_random
+    from workbench.games import play_random
     game = play_random("parcheesi", 3, "api-since", 0, KEYS)
     token = game.token()
     whole = client.get(f"/api/games/{token}?since=0").json["replay"]
@@ -1102,7 +1102,7 @@ def test_a_roll_that_leaves_no_move_says_why(client, game, lang, words):
 
 
 def test_a_roll_that_leaves_pieces_in_play_stuck_names_the_dice():
-    from app.cli import play_random
+    from workbench.games import play_random
     from app.web.views import no_move
 
     played = play_random("parcheesi", 2, "no-move", 0, KEYS)

@@ -110,7 +110,7 @@ def test_play_it_for_them_only_after_the_deadline(client):
 
 
 def test_no_turn_is_played_for_anyone_without_a_deadline_or_once_the_game_is_over(client):
-    from app.cli import play_random
+    from workbench.games import play_random
 
     game = Game.new("parcheesi", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS, seed=bytes(8))
     at(client, T0)

@@ -195,7 +195,7 @@ def test_names_from_before_the_cleaning_and_names_of_others(client):
 def test_honest_links_stay_far_inside_servers_request_line_limits():
     """The longest games (6 players, random moves: longer than people's) make links that leave
     a request line far under gunicorn's 4,094 bytes (docs/deploy.md)."""
-    from app.cli import simulate
+    from workbench.simulate import simulate
     from app.engine.red_arse_settings import options_for
 
     longest = simulate("red-arse", 6, 30, "request-line", options_for(6))["link_chars"]["longest"]

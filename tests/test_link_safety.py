@@ -216,7 +216,7 @@ def test_only_the_creator_switches_a_new_games_language(app):
 
 
 def test_a_rematch_is_made_once(app):
-    from app.cli import play_random
+    from workbench.games import play_random
 
     final = play_random("ludo", 2, "rematch-once", 0, KEYS).token()
     host = phone(app, "host-phone")

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from app.cli import play_random, table_options
+from workbench.games import play_random, table_options
 from app.engine import evaluation
 from app.engine.games import rules_for
-from app.evaluation_fit import brier, fit
+from workbench.evaluation_fit import brier, fit
 from app.keys import Keys
 from app.luck import game_luck
 

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from app import link
-from app.cli import play_random, table_options, turn_links
+from workbench.games import play_random, table_options, turn_links
 from app.keys import Keys
 from app.play import Game
 from app.web import preview

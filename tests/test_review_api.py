@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from app import link, review
-from app.cli import play_random
+from workbench.games import play_random
 from app.keys import Keys
 from app.play import Game
 

@@ -37,7 +37,12 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from app.store_bench import Metered
+from app.keys import Keys
+from app.rooms import Room
+from app.store import open_store
+from workbench.games import SIM_KEYS_LABEL, play_random
+from workbench.measure import bench_app, spread
+from workbench.store_bench import Metered
 
 KEYS_LABEL = "room-bench"
 POLL_SECONDS = 1.0  # static/js/room.js, POLL_VISIBLE
@@ -73,8 +78,6 @@ def serve(folder: str, store_url: str) -> None:
 
     from gunicorn.app.base import BaseApplication
 
-    from app.cli import bench_app
-    from app.keys import Keys
 
     with socket.socket() as probe:  # a free port
         probe.bind(("127.0.0.1", 0))
@@ -104,7 +107,7 @@ def _server(store_url: str):
     with tempfile.TemporaryDirectory() as folder:
         ready = os.path.join(folder, "worker")
         server = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from app.room_bench import serve; "
+            [sys.executable, "-c", "import sys; from workbench.room_bench import serve; "
              "serve(sys.argv[1], sys.argv[2])", folder, store_url])
         try:
             while not os.path.exists(ready) or not open(ready).read():
@@ -292,7 +295,6 @@ def _threads(targets) -> None:
 
 def _unchanged(port: int, pid: int, phones: list[Phone], seconds: float) -> dict:
     """``CLIENTS`` threads poll the rooms back to back with their current ETags: all 304s."""
-    from app.cli import spread
 
     statuses, took = Counter(), []
 
@@ -320,7 +322,6 @@ def _unchanged(port: int, pid: int, phones: list[Phone], seconds: float) -> dict
 def _live(port: int, pid: int, rooms: list[list[Phone]], seconds: float,
           step_every: float) -> dict:
     """Every phone polling once a second, a player per room stepping every ``step_every``."""
-    from app.cli import spread
 
     start = time.perf_counter() + 0.1
     until = start + seconds
@@ -380,9 +381,6 @@ def in_process(polls: int = 2000) -> dict:
     (its WSGI call alone, ``polls`` times: what the server adds is the rest)."""
     from werkzeug.test import EnvironBuilder
 
-    from app.cli import bench_app
-    from app.keys import Keys
-    from app.store import open_store
 
     app = bench_app(Keys.for_tests(KEYS_LABEL), **LIMITS)
     tally = Tally(open_store(app.config["STORE_URL"]))
@@ -424,9 +422,6 @@ def in_process(polls: int = 2000) -> dict:
 def room_item_bytes(games: int = 20) -> int:
     """The largest DynamoDB item of a 4-player room holding a finished game's link (the
     longest of ``games`` random games), every seat joined: attribute names and values."""
-    from app.cli import SIM_KEYS_LABEL, play_random
-    from app.keys import Keys
-    from app.rooms import Room
     from app.store.dynamodb import _item
 
     keys = Keys.for_tests(SIM_KEYS_LABEL)

@@ -1,4 +1,4 @@
-"""What the store costs a turn: ``python -m app store bench [--url URL] [--games N]``.
+"""What the store costs a turn: ``python -m app bench store [--url URL] [--games N]``.
 
 Plays turns through the API (Flask in process) the way a player's page does: open the link
 (a page view), one ``/moves`` per step, then ``/turn``, with every seat's number known and
@@ -17,6 +17,7 @@ from unittest.mock import patch
 
 from app.keys import Keys
 from app.store import Store, open_store
+from workbench.measure import bench_app, spread
 
 PHONES = ["+12015550123", "+12015550124", "+12015550125", "+12015550126"]
 
@@ -56,7 +57,6 @@ def store_bench(url: str | None, games: int = 20, turns: int = 10) -> dict:
     """Store calls per page view, ``/moves`` and ``/turn``, and the store's and the server's
     milliseconds per turn (median, p99), over ``games`` 4-player Parcheesi games of ``turns``
     turns each."""
-    from app.cli import bench_app, spread
 
     app = bench_app(Keys.for_tests("store-bench"), url, TEXTS_PER_NUMBER_HOUR=10**6,
                     TEXTS_PER_NUMBER_DAY=10**6, TEXTS_PER_DAY=10**6)

@@ -12,18 +12,19 @@ import tempfile
 import threading
 from pathlib import Path
 
-from app.phone_browser import CHROMIUM, PHONE
-from app.pills_bench import PILLS_SHOWN
+from app.engine.core import MOVE
+from app.keys import Keys
+from app.play import Game, demo_seats, simulation_seed
+from app.web import create_app
+from workbench.games import play_random, table_options
+from workbench.phone_browser import CHROMIUM, PHONE
+from workbench.pills_bench import PILLS_SHOWN
 
 LABEL = "screenshots"  # the test keys' label: the same games every time
 
 
 def _mid_turn(game: str, players: int):
     """A new game whose first roll leaves a move to make, on the first seed there is."""
-    from app.cli import table_options
-    from app.engine.core import MOVE
-    from app.keys import Keys
-    from app.play import Game, demo_seats, simulation_seed
 
     keys = Keys.for_tests(LABEL)
     options = table_options(game, players)
@@ -42,9 +43,6 @@ def take(out: str = "docs/screenshots", only: tuple[str, ...] = ()) -> list[str]
     from playwright.sync_api import sync_playwright
     from werkzeug.serving import make_server
 
-    from app.cli import play_random
-    from app.keys import Keys
-    from app.web import create_app
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """Chance-to-win pills after a move, as a phone sees them: ``python -m app bench pills``.
 
-The app is served as the product runs it (``app.analysis_load.served``: a threaded server on
+The app is served as the product runs it (``workbench.analysis_load.served``: a threaded server on
 127.0.0.1, a new SQLite store, the default analysis workers and playouts), and a 390 px phone
 page in Chromium (Debian's ``chromium``, Playwright's Python package: ``pip install -e
 '.[test]'``) opens people's turns from the middle of a medium game per table, rolls, and taps a
@@ -19,7 +19,9 @@ import statistics
 import sys
 import time
 
-from app.phone_browser import CHROMIUM, PHONE
+from workbench.analysis_load import served
+from workbench.phone_browser import CHROMIUM, PHONE
+from workbench.review_bench import _turns, medium_game
 
 # Every pill drawn, and none waiting for its number.
 PILLS_SHOWN = """(seats) => {
@@ -32,7 +34,6 @@ PILLS_SHOWN = """(seats) => {
 def _people_turns(game: str, players: int):
     """Links at the start of people's turns from the middle of medium games (the first and last
     fifth of each game left out), every third turn, game after game."""
-    from app.review_bench import _turns, medium_game
 
     number = 0
     while True:
@@ -60,7 +61,6 @@ def pills_bench(tables, turns: int = 12, think: float = 1.0) -> list[dict]:
 def _table(browser, game: str, players: int, turns: int, think: float) -> dict:
     """``pills_bench`` for one table, through a server of its own (the benches' games of every
     table share their seeds: one store would take them for one game)."""
-    from app.analysis_load import served
 
     seconds: list[float] = []
     no_move = 0

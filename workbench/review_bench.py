@@ -1,6 +1,6 @@
 """A finished game's review, ready when the game ends: ``python -m app bench review``.
 
-A threaded server on 127.0.0.1 (``app.analysis_load.serve``: Werkzeug's, a new SQLite store,
+A threaded server on 127.0.0.1 (``workbench.analysis_load.serve``: Werkzeug's, a new SQLite store,
 the default analysis workers and their work ahead) is sent a whole game of people's turns, one
 turn every ``every`` seconds, as the players' pages send them: open the link, then ``/turn``.
 The moves are medium's (people who play sensibly), from a game played here first. At the last
@@ -16,7 +16,13 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from app.analysis_load import KEYS_LABEL, _play, _request, served
+from app import review
+from app.engine import bots
+from app.engine.core import MOVE
+from app.keys import Keys
+from app.play import Game, demo_seats, simulation_seed
+from workbench.analysis_load import KEYS_LABEL, _play, _request, served
+from workbench.games import table_options, turn_at
 
 PARALLEL = 3  # the page's requests at once (static/js/review.js)
 PEOPLE = 2  # the people at each table; the other seats are medium bots
@@ -28,11 +34,6 @@ def medium_game(game: str, players: int, number: int):
     other seats (the server plays the bots' turns after each of theirs)."""
     from dataclasses import replace
 
-    from app.cli import table_options
-    from app.engine import bots
-    from app.engine.core import MOVE
-    from app.keys import Keys
-    from app.play import Game, demo_seats, simulation_seed
 
     options = table_options(game, players)
     seats = [seat if i < PEOPLE else replace(seat, bot=MEDIUM)
@@ -51,7 +52,6 @@ def medium_game(game: str, players: int, number: int):
 def _turns(played) -> list[tuple[str, int, list]]:
     """Each person's turn of ``played`` as their page sends it: the link at its start, the
     seat, the steps."""
-    from app.cli import turn_at
 
     history, seats = played.match.history, played.header.seats
     starts = [step for step in range(len(history))
@@ -80,7 +80,6 @@ def _ask_all(port: int, urls: list[str]) -> list[float]:
 def review_ready(game: str, players: int, every: float, number: int = 0) -> dict:
     """One table's game played through a fresh server, and its review asked after the last move
     (see the module's docstring)."""
-    from app import review
 
     played = medium_game(game, players, number)
     turns = _turns(played)
@@ -104,7 +103,6 @@ TABLES = [("parcheesi", 4), ("red-arse", 4), ("ludo", 4)]
 def review_bench(every: float = 3.0, tables=TABLES) -> list[dict]:
     """``review_ready`` for each table: the first of ``bench/review``'s games with 60 or more
     decisions (the issue's size), so the figure is of a game of that length."""
-    from app import review
 
     figures = []
     for game, players in tables:

@@ -15,14 +15,11 @@ import random
 from app.engine import evaluation
 from app.engine.core import ROLL
 from app.engine.games import rules_for
-
-BOARDS = (("parcheesi", 4), ("red-arse", 4), ("red-arse", 6), ("ludo", 4), ("ludo", 6))
-
+from workbench.games import bot_game, table_options
 
 def sample(game: str, players: int, games: int, seed: str) -> tuple[object, list]:
     """The rule set and ``(features, winner)`` of every third position at a roll of ``games``
     medium bot games."""
-    from app.cli import bot_game, table_options
 
     rules = rules_for(game, table_options(game, players))
     rng = random.Random(f"fit-evaluation/{seed}")

@@ -27,6 +27,11 @@ import threading
 import time
 from contextlib import contextmanager
 
+from app import review
+from app.keys import Keys
+from workbench.games import a_turn, play_random, table_options
+from workbench.measure import bench_app, spread
+
 KEYS_LABEL = "analysis-load"
 
 
@@ -36,8 +41,6 @@ def serve(port_file: str, workers: int | None) -> None:
 
     from werkzeug.serving import make_server
 
-    from app.cli import bench_app
-    from app.keys import Keys
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     config = {} if workers is None else {"ANALYSIS_WORKERS": workers}
@@ -58,7 +61,7 @@ def served(workers: int | None = None):
     with tempfile.TemporaryDirectory() as folder:
         port_file = os.path.join(folder, "port")
         server = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from app.analysis_load import serve; "
+            [sys.executable, "-c", "import sys; from workbench.analysis_load import serve; "
              "serve(sys.argv[1], None if sys.argv[2] == '-' else int(sys.argv[2]))",
              port_file, "-" if workers is None else str(workers)])
         try:
@@ -79,19 +82,14 @@ def served(workers: int | None = None):
 def _turns(count: int) -> list[tuple[str, int, list]]:
     """``count`` turns: the link from the middle of a random 4-player Parcheesi game, the seat
     to move and its whole turn, each from a game of its own (so none is a repeat)."""
-    from app.cli import _a_turn, play_random
-    from app.keys import Keys
 
     keys = Keys.for_tests(KEYS_LABEL)
-    return [_a_turn(play_random("parcheesi", 4, "analysis-load", n, keys)) for n in range(count)]
+    return [a_turn(play_random("parcheesi", 4, "analysis-load", n, keys)) for n in range(count)]
 
 
 def _asks(games: int) -> list[str]:
     """Analysis URLs: per table, the review of the widest person's decision of each of
     ``games`` random games (the 9 or more options wide), and the chance to win there."""
-    from app import review
-    from app.cli import play_random, table_options
-    from app.keys import Keys
 
     keys = Keys.for_tests(KEYS_LABEL)
     urls = []
@@ -142,7 +140,6 @@ def _play(port: int, turns: list, interval: float) -> list[float]:
 def analysis_load(turns: int = 300, clients: int = 8, workers: int | None = None,
                   games: int = 300, interval: float = 0.05) -> dict:
     """Turn times alone and under ``clients`` analysis clients (see the module's docstring)."""
-    from app.cli import spread
 
     jobs = _turns(2 * turns)
     asks = _asks(games)

@@ -1,0 +1,145 @@
+"""Games made for measuring: random or bot games from a seed, and the links and turns taken
+from them the way the API sees them. Simulations use fixed test keys, so a seed reproduces a run
+exactly."""
+
+from __future__ import annotations
+
+import random
+
+from app import claims, link
+from app.engine import analysis, bots, red_arse_settings
+from app.engine.core import CLAIM, MOVE, OVER, ROLL
+from app.engine.games import default_colors
+from app.engine.ludo import ludo_options
+from app.keys import Keys
+from app.play import Game, demo_seats, simulation_seed
+
+SIM_KEYS_LABEL = "simulate"
+
+# The tables the benches measure: each game at the tables the issues quote figures for.
+TABLES = (("parcheesi", 4), ("red-arse", 4), ("red-arse", 6), ("ludo", 4), ("ludo", 6))
+
+
+def play_random(game: str, players: int, seed: int | str, number: int, keys: Keys,
+                options: int = 0) -> Game:
+    """One complete game with uniformly random legal moves (every re-roll claimed),
+    reproducible from seed and number."""
+    played = Game.new(game, demo_seats(game, players, options), keys,
+                      seed=simulation_seed(seed, number), options=options)
+    choose = random.Random(f"{seed}/{number}").randrange
+    match = played.match
+    state = match.state
+    while True:
+        phase = state.phase
+        if phase == ROLL:
+            match.roll()
+        elif phase == MOVE:
+            count = len(match.legal_moves())
+            match.play(choose(count) if count > 1 else 0)
+        elif phase == CLAIM:
+            match.claim(True)
+        else:
+            return played
+
+
+def table_options(game: str, players: int, board: int | None = None, off=()) -> int:
+    """The link options for a simulated table: Red Arse and Ludo take the 6-player board when
+    the players don't fit the 4-player one (or when asked)."""
+    board = board or (6 if players > 4 else 4)
+    if game == "red-arse":
+        return red_arse_settings.options_for(board, off)
+    if game == "ludo" and not off:
+        return ludo_options(board)
+    if game == "parcheesi" and board == 4 and not off:
+        return 0
+    raise ValueError(f"{game} has no such board or house-rule choices")
+
+
+def a_turn(played: Game) -> tuple[str, int, list]:
+    """The link halfway through a finished game, its seat to move, and that seat's whole turn
+    as the API takes it."""
+    history = played.match.history
+    start = len(history) // 2
+    while history[start][0] != "roll" or history[start - 1][1] == history[start][1]:
+        start += 1
+    return turn_at(played, start)
+
+
+def turn_at(played: Game, start: int) -> tuple[str, int, list]:
+    """The link of a finished game at the turn that begins at step ``start``, its seat to move
+    and that seat's whole turn as the API takes it."""
+    history = played.match.history
+    seat = history[start][1]
+    middle = link.encode(played.header, played.match.steps[:start], played.keys)
+    turn = []
+    for i, (kind, who, what) in enumerate(history[start:], start):
+        if who != seat:
+            break
+        if kind == "claim":  # claimed in time: the receipt the server gave for its ticket
+            binding = claims.game_binding(middle, played.match.steps[:i])
+            turn.append({"claimed": claims.receipt(played.keys, binding)})
+        else:
+            turn.append("roll" if kind == "roll" else
+                        {"from": what.src, "to": what.dst, "values": list(what.values)})
+    return middle, seat, turn
+
+
+def turn_links(played: Game, count: int) -> list[str]:
+    """``count`` links of a finished game, spread from its first turns to its end, each made
+    where a turn ends (as links are): the next seat is to roll."""
+    history = played.match.history
+    ends = [i for i in range(1, len(history)) if history[i][1] != history[i - 1][1]]
+    ends.append(len(history))
+    chosen = sorted({ends[round(k * (len(ends) - 1) / max(count - 1, 1))] for k in range(count)})
+    return [link.encode(played.header, played.match.steps[:end], played.keys) for end in chosen]
+
+
+def person_turn(played: Game) -> tuple[int, list]:
+    """Play the seat to move's whole turn as a medium bot would; returns (seat, the API's
+    steps)."""
+    match, seat, start = played.match, played.match.turn, len(played.match.history)
+    while match.phase != OVER and match.turn == seat:
+        if match.phase == ROLL:
+            match.roll()
+        else:
+            match.play(bots.choose("medium", played.rules, match.state,
+                                   bots.decision_seed(played.header.seed, len(match.steps))))
+    return seat, ["roll" if kind == "roll" else
+                  {"from": what.src, "to": what.dst, "values": list(what.values)}
+                  for kind, _, what in match.history[start:]]
+
+
+def play_out(rules, players: int, rng: random.Random, choose, seen: list | None = None):
+    """A game from a fresh table with ``rng``'s dice, every re-roll claimed and each move the
+    one ``choose(state, moves)`` picks (its index); ``seen`` collects every position passed
+    through (copies, at rolls, decisions and claims). Returns the first position and the
+    winner (Ludo: the first to finish)."""
+
+    state = rules.initial(default_colors(rules.name, players, getattr(rules, "options", 0)),
+                          rng.randrange(players))
+    start = state.copy()
+    while analysis.winner(state) is None:
+        if seen is not None:
+            seen.append(state.copy())
+        if state.phase == ROLL:
+            rules.roll(state, tuple(rng.randint(1, 6) for _ in range(rules.dice_count)))
+        elif state.phase == CLAIM:
+            rules.claim(state, True)
+        else:
+            moves = rules.legal_moves(state)
+            rules.play(state, moves[choose(state, moves)])
+    return start, analysis.winner(state)
+
+
+def bot_game(rules, players: int, rng: random.Random) -> tuple[list, int]:
+    """A game of medium bots with ``rng``'s dice: every position it passed through (copies, at
+    rolls, decisions and claims) and the winner (Ludo: the first to finish)."""
+    seen = []
+    _, winner = play_out(rules, players, rng, lambda state, moves: 0 if len(moves) == 1 else
+                         bots.medium(rules, state, moves), seen)
+    return seen, winner
+
+
+def middle_roll(positions: list):
+    """The first roll from the middle of a game on."""
+    return next(state for state in positions[len(positions) // 2:] if state.phase == ROLL)
