@@ -1,4 +1,5 @@
-"""The web app: an application factory with a blueprint for pages and one for the JSON API.
+"""The web app: an application factory with blueprints for the pages people see, the link
+previews, the icons and the JSON API (api.py lists the API's).
 
 Every handler decodes the link, replays it and answers; the game is never stored. What the
 store keeps about links (``app/web/bookkeeping.py``) makes texts, older links and deadlines safe.
@@ -46,13 +47,14 @@ def create_app(config: dict | None = None) -> Flask:
     app.log_exception = _log_exception.__get__(app)
     _languages(app)
 
-    from app.web import api, bookkeeping, icons, pages, preview, room_api
+    from app.web import (analysis_api, api, bookkeeping, game_api, icons, pages, preview,
+                         room_api, seat_api)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(preview.bp)
     app.register_blueprint(icons.bp)
-    app.register_blueprint(api.bp, url_prefix="/api")
-    app.register_blueprint(room_api.bp, url_prefix="/api")
+    for blueprint in (api.bp, game_api.bp, seat_api.bp, analysis_api.bp, room_api.bp):
+        app.register_blueprint(blueprint, url_prefix="/api")
     app.after_request(bookkeeping.give_device)
 
     @app.after_request

@@ -1,6 +1,9 @@
 """The store as the web handlers use it: opened once per process on first use (Lambda's cold
 start pays for boto3 only when a request needs it), the ledger and outbox on it, and the
 browser's ``device`` cookie, which tells the browser that made a link from the one it reaches.
+
+The ledger's one rule for the handlers is here too: only a game's newest link plays. A link's
+standing says whether it is the newest; a turn moves the game on from it, once.
 """
 
 from __future__ import annotations
@@ -10,9 +13,11 @@ import threading
 
 from flask import current_app, request
 
-from app.ledger import Ledger
+from app.ledger import Ledger, Standing
 from app.outbox import Limits, Outbox
+from app.play import Game
 from app.store import Store, open_store
+from app.web.parse import MovedOn, message
 
 DEVICE_COOKIE = "device"
 DEVICE_DAYS = 730
@@ -61,3 +66,63 @@ def give_device(response):
                             max_age=DEVICE_DAYS * 24 * 3600, samesite="Lax", httponly=True,
                             secure=request.is_secure)
     return response
+
+
+# -- the newest link (app/ledger.py): only it plays -----------------------------------------------
+
+def to_move(played: Game) -> int | None:
+    """The seat to move, as the ledger records it (None: the game is over)."""
+    return None if played.over else played.match.turn
+
+
+def begin(played: Game) -> str:
+    """A new game's first link, recorded as made by this browser (its opening by this browser
+    starts nobody's time)."""
+    token = played.token()
+    ledger().begin(played.header.seed, token, len(played.match.steps), to_move(played), device())
+    return token
+
+
+def standing_of(played: Game, token: str) -> Standing:
+    """What the ledger knows of this link: whether it is the game's newest, and more."""
+    return ledger().standing(played.header.seed, token, len(played.match.steps), to_move(played))
+
+
+def current_standing(played: Game, token: str, ask: str | None = None) -> Standing:
+    """The link's standing; an older link is refused (409), unless ``ask`` repeats the request
+    that moved the game on from it (the caller answers that with the same link)."""
+    standing = standing_of(played, token)
+    if standing.room:
+        raise MovedOn(message("in_room", code=standing.room))
+    if not standing.current and not (ask and standing.repeats(ask, device())):
+        raise MovedOn(message("moved_on"))
+    return standing
+
+
+def with_backs(played: Game, standing: Standing) -> Game:
+    """The game with the players who said "I'm back" since its link was made back."""
+    for seat in standing.backs:
+        if seat in played.away():
+            played = played.come_back(seat)
+    return played
+
+
+def advance(standing: Standing, ask: str, played: Game, token: str, start: int):
+    """Record ``token`` as the game's newest link: (its standing, None) when done; (None, the
+    standing of the link sent from) when this browser's same request did it first (a double
+    tap), to answer like it; else 409. The entry may have changed under us without the game
+    moving on (the link reached its player, someone said "I'm back"): then try again."""
+    applied = standing.backs  # with_backs gave the game these
+    for _attempt in range(3):
+        made = ledger().advance(standing, ask, token, len(played.match.steps), to_move(played),
+                                start, device(), applied)
+        if made:
+            return made, None
+        standing = ledger().again(standing)
+        if standing.room:  # gone live meanwhile: the room plays it now
+            raise MovedOn(message("in_room", code=standing.room))
+        if standing.repeats(ask, device()):
+            return None, standing
+        if not standing.known:
+            raise MovedOn(message("moved_on"))
+    raise MovedOn(message("try_again"))

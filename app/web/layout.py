@@ -77,6 +77,20 @@ def board_layout(game: str, options: int = 0) -> dict:
     raise ValueError(f"No game called {game!r}.")
 
 
+def board_options(game: str, size: int) -> int:
+    """The table options that draw ``game``'s board of ``size`` seats (4 or 6: Red Arse's and
+    Ludo's; the others have one board)."""
+    if game == "red-arse":
+        from app.engine.red_arse_settings import options_for
+
+        return options_for(size)
+    if game == "ludo":
+        from app.engine.ludo import ludo_options
+
+        return ludo_options(size)
+    return 0
+
+
 # -- Parcheesi ----------------------------------------------------------------------------------
 
 def _parcheesi_track() -> list[tuple[int, int]]:

@@ -13,17 +13,19 @@ from flask import Blueprint, abort, current_app, g, redirect, render_template, r
 from app import i18n, sms
 from app.engine import red_arse_settings
 from app.engine.games import NAMES as GAMES, TITLES, rules_for
+from app.engine.ludo import ludo_options
 from app.engine.text import N_, Text
 from app.link import LANGUAGES, LinkError
 from app.play import ClaimMissed, Game, TurnError
-from app.web import ROOT, preview, room_api
-from app.web.layout import board_layout
-from app.web.limits import limits
 from app.store import StoreUnavailable
-from app.web.api import (STATUS, BadRequest, board_options, MovedOn, NotHost, NotJson, NotYours, TableFull,
-                         TooEarly, WrongSeat, begin, bot_name, default_name, ludo_options, message,
-                         new_game as create_game, parse_deadline, parse_host, parse_lang,
-                         parse_players, parse_settings, public_url)
+from app.web import ROOT, preview, room_api
+from app.web.bookkeeping import begin
+from app.web.layout import board_layout, board_options
+from app.web.limits import limits
+from app.web.parse import (STATUS, BadRequest, MovedOn, NotHost, NotJson, NotYours, TableFull,
+                           TooEarly, WrongSeat, message, parse_deadline, parse_lang)
+from app.web.seats import bot_name, default_name, parse_host, parse_players, parse_settings
+from app.web.turns import new_game as create_game, public_url
 
 bp = Blueprint("pages", __name__)
 

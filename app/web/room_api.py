@@ -24,10 +24,12 @@ from app.play import Game, TurnError, auto_steps
 from app.rooms import SPEEDS, Room, RoomFull, Rooms, read_code
 from app.store import StoreUnavailable
 from app.web import bookkeeping
-from app.web.api import (BadRequest, CLAIM_SECONDS, MovedOn, NotHost, NotYours, TableFull,
-                         WrongSeat, _current, _json, _keys, analyse_ahead, default_name, ledger,
-                         message, new_game, now, parse_table, public_url, since_arg)
+from app.web.bookkeeping import current_standing, ledger
 from app.web.limits import limits
+from app.web.parse import (BadRequest, MovedOn, NotHost, NotYours, TableFull, WrongSeat, json_body,
+                           message, since_arg)
+from app.web.seats import default_name, parse_table
+from app.web.turns import CLAIM_SECONDS, analyse_ahead, keys, new_game, now, public_url
 from app.web.views import game_view, load, path_of
 
 bp = Blueprint("rooms", __name__)
@@ -104,7 +106,7 @@ def rooms() -> Rooms:
     app = current_app._get_current_object()
     made = app.extensions.get("boardpass.rooms")
     if made is None or made.store is not bookkeeping.store():
-        made = app.extensions["boardpass.rooms"] = Rooms(bookkeeping.store(), _keys())
+        made = app.extensions["boardpass.rooms"] = Rooms(bookkeeping.store(), keys())
     return made
 
 
@@ -129,7 +131,7 @@ def find(code: str) -> Room:
 def room_view(room: Room, since: int | None = None) -> dict:
     """The game at the room's current link, as a link game's page gets it (the steps since
     ``since`` to replay), and the room (``room_state``)."""
-    played, recorder = load(room.token, _keys(), record=True)
+    played, recorder = load(room.token, keys(), record=True)
     steps = len(played.match.steps)
     since = steps if since is None else min(since, steps)
     view = game_view(played, room.token, recorder, since, lang=i18n.page_lang())
@@ -245,7 +247,7 @@ def resolve(room: Room) -> Room:
     together resolve it once."""
     if room.due is None or now() < room.due + RESOLVE_GRACE_SECONDS:
         return room
-    played = Game.from_token(room.token, _keys())
+    played = Game.from_token(room.token, keys())
     if now() < waits_until(room, played) + RESOLVE_GRACE_SECONDS:
         return room  # a disconnected player's turn waits for them to come back
     start = len(played.match.steps)
@@ -266,7 +268,7 @@ def present(room: Room, credential) -> Room:
         return room
     waits = room.due
     if color in offline(room) and room.due is not None and now() >= room.due:
-        played = Game.from_token(room.token, _keys())
+        played = Game.from_token(room.token, keys())
         if not played.over and played.header.seats[played.match.turn].color == color:
             waits = now() + room.timer
     return rooms().seen(room, color, now(), waits) or rooms().get(room.code) or room
@@ -295,7 +297,7 @@ def create():
     place in ``players`` (Ludo: ``host``). The other people's seats are free for whoever
     joins. Answered with the room, the creator's seat and its credential."""
     limits().take("made")
-    data = _json()
+    data = json_body()
     game, options, seats, host, lang = parse_table(data)
     players = data["players"]
     me = data.get("me", data.get("host") if game == "ludo" else None)
@@ -353,7 +355,7 @@ def _device() -> str | None:
 
 
 def _joined(room: Room, color: int, since: int | None, status: int = 200):
-    played = Game.from_token(room.token, _keys())
+    played = Game.from_token(room.token, keys())
     seat = next(i for i, s in enumerate(played.header.seats) if s.color == color)
     return _answer(room, since, status,
                    you={"seat": seat, "credential": rooms().credential(room, color)})
@@ -365,8 +367,8 @@ def from_link(token):
     is): from then on its links are read-only and point to the room. Players being played for
     (away) are back: a room has no "I'm back"."""
     limits().take("made")
-    data = _json()
-    played, _ = load(token, _keys())
+    data = json_body()
+    played, _ = load(token, keys())
     i18n.use_table_lang(played.header.lang)
     seat = data.get("seat")
     if played.over:
@@ -376,7 +378,7 @@ def from_link(token):
     if seat != played.match.turn:
         raise WrongSeat(say("room_holder", name=played.header.seats[played.match.turn].name))
     timer = parse_timer(played.header.game, data.get("timer_seconds"))
-    standing = _current(played, token)
+    standing = current_standing(played, token)
     for away in sorted(played.away()):
         played = played.come_back(away)
     color = played.header.seats[seat].color
@@ -392,8 +394,8 @@ def join(code):
     joined from) keeps its seat. ``?since=N`` as for reading."""
     since = since_arg()
     room = resolve(find(code))
-    data = _json()
-    played = Game.from_token(room.token, _keys())
+    data = json_body()
+    played = Game.from_token(room.token, keys())
     i18n.use_table_lang(played.header.lang)
     mine = rooms().color_of(room, data.get("credential"))
     if mine is None:
@@ -473,8 +475,8 @@ def steps(code):
     ``CLAIM_GRACE_SECONDS``) may be let go by anyone seated. ``?since=N`` as for reading."""
     since = since_arg()
     room = resolve(find(code))  # a step after its time is refused: what was played for them stands
-    data = _json()
-    played = Game.from_token(room.token, _keys())
+    data = json_body()
+    played = Game.from_token(room.token, keys())
     played.source = "room#" + room.code  # claim tickets: this room's, whatever its link
     i18n.use_table_lang(played.header.lang)
     version, moves = data.get("version"), data.get("steps")
@@ -525,10 +527,10 @@ def come_back(code):
     """A player being played for (two turns run out in a row: Parcheesi and Red Arse) is back
     (``{"credential"}``): their turns are theirs again, from the next one."""
     since = since_arg()
-    data = _json()
+    data = json_body()
     for _attempt in range(3):  # another request may write between our read and our write
         room = resolve(find(code))
-        played = Game.from_token(room.token, _keys())
+        played = Game.from_token(room.token, keys())
         i18n.use_table_lang(played.header.lang)
         color = rooms().color_of(room, data.get("credential"))
         if color is None:
@@ -548,7 +550,7 @@ def speed(code):
     fast or instant): anyone seated may change it during the game; it changes what is shown,
     never what is played."""
     since = since_arg()
-    data = _json()
+    data = json_body()
     chosen = data.get("speed")
     if not isinstance(chosen, str) or chosen not in SPEEDS:
         raise BadRequest(say("speed"))
@@ -570,9 +572,9 @@ def rematch(code):
     """The host starts a rematch at a finished Ludo table (``{"credential"}``): a new game in
     the same room, the same phones on the same seats, the medals carried over."""
     since = since_arg()
-    data = _json()
+    data = json_body()
     room = resolve(find(code))
-    played = Game.from_token(room.token, _keys())
+    played = Game.from_token(room.token, keys())
     i18n.use_table_lang(played.header.lang)
     if played.header.game != "ludo":
         raise TurnError(message("no_rematch"))
@@ -597,13 +599,13 @@ def leave(code):
     joined earliest among those connected (a Ludo table's host too); the last one to leave
     closes the room. Answered with the room (``{"closed": true}`` once it is closed)."""
     since = since_arg()
-    data = _json()
+    data = json_body()
     for _attempt in range(3):  # another request may write between our read and our write
         room = resolve(find(code))
         color = rooms().color_of(room, data.get("credential"))
         if color is None:
             raise NotYours(say("no_seat_here"))
-        played = Game.from_token(room.token, _keys())
+        played = Game.from_token(room.token, keys())
         start = len(played.match.steps)
         gone = room.without(color, set(room.members) - offline(room))
         if not gone.closed:

@@ -1,0 +1,276 @@
+"""The JSON API of a game played by passing its link (static/openapi.json describes it): make a
+game, read it, play a turn's steps, finish the turn (the next link, texted to its player when
+we can), play an absent player's turn once their time is up, and start a rematch.
+
+Every request carries the game's link; none changes a game except by answering with a new link,
+and only the newest link plays (bookkeeping.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from flask import Blueprint, current_app, jsonify, request
+
+from app import i18n, sms
+from app.engine.core import CLAIM
+from app.engine.ludo import ludo_options
+from app.ledger import request_digest
+from app.link import LANGUAGES
+from app.play import Game, TurnError
+from app.store import StoreUnavailable
+from app.web.bookkeeping import (advance, begin, current_standing, device, ledger, standing_of,
+                                 to_move, with_backs)
+from app.web.parse import (BadRequest, MovedOn, TooEarly, WrongSeat, json_body, message,
+                           parse_deadline, parse_lang, seat_number, since_arg)
+from app.web.seats import check_host, parse_table, seat_changes
+from app.web.texting import may_text, outbox_send, send_link
+from app.web.turns import (CLAIM_SECONDS, analyse_ahead, answer_again, arrived_by_text,
+                           fill_deadline, game_url, humans_played, keys, moved_on, new_game, now,
+                           with_lang, with_link)
+from app.web.views import Recorder, game_view, load, play_bots
+
+bp = Blueprint("games", __name__)
+
+
+@bp.post("/games")
+def create():
+    """Create a game: ``{"game", "players": [{"name", "color", "phone"?, "bot"?}],
+    "settings"?, "host"?, "lang"?}``; Red Arse's settings are ``{"board": 4 or 6, "off": [house
+    rules switched off]}``, Ludo's ``{"board": 4 or 6}``; Ludo's ``host`` is the creator's place
+    in ``players``; ``lang`` the table's language (by default the request's). A player with
+    ``"bot": "easy" | "medium" | "hard"`` is played by the server; bots to move first have
+    played when the game's first link is made (it goes to the first human)."""
+    data = json_body()
+    game, options, seats, host, lang = parse_table(data)
+    deadline = parse_deadline(data.get("deadline_hours", 0))
+    played = new_game(game, seats, options, host, lang, deadline)
+    token = begin(played)
+    body = with_link(game_view(played, token), token)
+    body["message"] = send_link(played, None, body["url"], deliver=False)
+    fill_deadline(body, played, None)
+    return jsonify(body), 201
+
+
+@bp.get("/games/<token>")
+def read(token):
+    """The game at this link, with the turns since the viewer's own last one, or since step
+    ``?since=N``."""
+    since = since_arg()
+    played, recorder = load(token, keys(), record=True)
+    i18n.use_table_lang(played.header.lang)
+    since = None if since is None else min(since, len(played.match.steps))
+    try:  # a game reads without the store: only whether this link is the newest is unknown
+        standing = standing_of(played, token)
+    except StoreUnavailable:
+        standing = None
+    current = standing is None or (standing.current and not standing.room)
+    if standing and current:
+        played = with_backs(played, standing)
+    # The creator's first text: no human has played yet (bots to move first may have).
+    invite = request.args.get("invite") and not humans_played(played) and current
+    if invite and request.args.get("lang") in set(LANGUAGES) - {played.header.lang} and \
+            standing is not None and standing.made_by(device()):
+        # The creator switched the page's language before sending the first link: the table
+        # speaks it, so the link they send says so.
+        switched = with_lang(played, request.args["lang"])
+        if ledger().advance(standing, request_digest("lang", dict(request.args)),
+                            switched.token(), len(played.match.steps), to_move(played),
+                            len(played.match.steps), device()):
+            played, token = switched, switched.token()
+    elif standing is not None and current and standing.opened is None and not played.over:
+        try:  # the link reached its player (unless this is the browser that made it)
+            standing = ledger().reached(standing, now(), device()) or standing
+        except StoreUnavailable:
+            pass
+    body = with_link(game_view(played, token, recorder, since, i18n.page_lang()), token)
+    if standing is not None and current:  # else when the time started is unknown: not shown
+        fill_deadline(body, played, standing)
+    elif body["deadline"]:
+        body["deadline"].update(due_at=None, waiting=False)
+    body["moved_on"] = None if current else moved_on(standing)
+    body["room"] = standing.room if standing is not None else None
+    if invite:
+        body["message"] = send_link(played, None, body["url"], deliver=False)
+    return jsonify(body)
+
+
+@bp.post("/games/<token>/moves")
+def moves(token):
+    """Play part of a turn (``{"seat", "steps"}``) and see the result; nothing is stored.
+
+    ``turn_steps`` are the steps to send next time (claim tickets swapped for receipts); at a
+    claim point ``claim`` holds the ticket that claims the re-roll, good for a few seconds.
+    """
+    played, standing, done = _play(token, json_body())
+    view = with_link(game_view(played, token, lang=i18n.page_lang()), token)  # still this link
+    fill_deadline(view, played, standing)
+    view["turn_over"] = done
+    view["turn_steps"] = played.turn_steps
+    if played.match.phase == CLAIM:
+        view["claim"] = {"ticket": played.claim_ticket(now()), "seconds": CLAIM_SECONDS}
+    return jsonify(view)
+
+
+@bp.post("/games/<token>/turn")
+def finish(token):
+    """Finish a turn: play its steps, then the bots' turns that follow (until a human is to move
+    or the game ends; ``replay`` lists them), make the next link (in the table's language:
+    ``lang`` changes it), and text it to the next human when we can."""
+    data = json_body()
+    ask = request_digest("turn", data)
+    played, standing, done = _play(token, data, ask)
+    if done is None:  # the very same turn, sent again: the same answer, nothing sent again
+        return jsonify(answer_again(standing, played.header.seats[data["seat"]].name))
+    if not done:
+        raise TurnError(message("turn_not_over"))
+    played = with_lang(played, parse_lang(data.get("lang"), played.header.lang))
+    known = {s.phone for s in played.header.seats}
+    if "seats" in data:
+        seats = played.header.seats
+        first = not any(not seats[s].bot for _, s, _ in played.match.history[:standing.step])
+        played = played.with_seats(seat_changes(played, data["seats"], data["seat"], first))
+    start = len(played.match.steps)
+    recorder = play_bots(played)
+    played = played.stamped(now())
+    mover = played.header.seats[data["seat"]].name
+    next_token = played.token()
+    made, repeat = advance(standing, ask, played, next_token, start)
+    if repeat:
+        return jsonify(answer_again(repeat, mover))
+    url = game_url(next_token)
+    body = with_link(game_view(played, next_token, recorder, start, lang=i18n.page_lang()),
+                     next_token)
+    # Back to the same player (the others are bots): nobody to text.
+    again = not played.over and played.match.turn == data["seat"]
+    body["message"] = send_link(played, mover, url, deliver=not again and may_text(played, known))
+    fill_deadline(body, played, arrived_by_text(made, body["message"]))
+    return analyse_ahead(jsonify(body), played, standing.step)
+
+
+@bp.post("/games/<token>/absent")
+def absent(token):
+    """After the turn deadline (``deadline.due_at``), whoever holds the link has the server
+    play the absent player's turn as a medium bot (then the bots' turns after it); answered
+    like ``/turn``: the next link, ``replay`` of what was played, and ``message`` for the next
+    human (texted as usual). The absent player is texted that their turn was played."""
+    data = json_body()
+    ask = request_digest("absent", data)
+    played, _ = load(token, keys())
+    i18n.use_table_lang(played.header.lang)
+    if played.over:
+        raise TurnError(message("game_over"))
+    seat = played.match.turn
+    name = played.header.seats[seat].name
+    standing = current_standing(played, token, ask)
+    if not standing.current:  # played for them already: the same answer again
+        return jsonify(_absent_view(answer_again(standing, name), seat, None))
+    played = with_backs(played, standing)
+    if played.due_at() is None:
+        raise TooEarly(message("no_deadline", name=name))
+    if standing.opened is None:  # the clock starts when the link reaches its player
+        raise TooEarly(message("not_arrived", name=name))
+    moment = now()
+    if moment < standing.opened + played.header.deadline * 60:
+        raise TooEarly(message("still_time", name=name))
+    known = {s.phone for s in played.header.seats}
+    start = len(played.match.steps)
+    recorder = Recorder()
+    if start:
+        recorder(played.match)
+    played = played.stamped(standing.opened).play_for_absent(moment, recorder)
+    next_token = played.token()
+    made, repeat = advance(standing, ask, played, next_token, start)
+    if repeat:
+        return jsonify(_absent_view(answer_again(repeat, name), seat, None))
+    url = game_url(next_token)
+    body = with_link(game_view(played, next_token, recorder, start, lang=i18n.page_lang()),
+                     next_token)
+    back = not played.over and played.match.turn == seat  # the others were bots
+    # Back to the absent player (the others are bots): their own text below says so.
+    body["message"] = send_link(played, name, url, deliver=not back and may_text(played, known))
+    arrived = arrived_by_text(made, body["message"])
+    absent_phone = played.header.seats[seat].phone
+    texted = None
+    if absent_phone and current_app.config.get("PUBLIC_URL") and not played.header.seats[seat].out:
+        text = sms.played_for_you_message(name, url, played.header.lang,
+                                          away=seat in played.away())
+        texted = outbox_send(played, absent_phone, text,
+                             played.header.seats[seat].whatsapp).status
+    fill_deadline(body, played, arrived)
+    return jsonify(_absent_view(body, seat, texted))
+
+
+def _absent_view(body: dict, seat: int, texted: str | None) -> dict:
+    """``/absent``'s answer: the game's, with who was played for, whether they were texted, and
+    whether it disqualified them (Ludo: the third expiry in a row)."""
+    player = body["seats"][seat]
+    body["absent"] = {"seat": seat, "name": player["name"], "texted": texted,
+                      "disqualified": player["out"]}
+    return body
+
+
+@bp.post("/games/<token>/rematch")
+def rematch(token):
+    """The host starts a new game at the same table once this one is over (``{"seat": host,
+    "lang"?, "capacity"?}``: a Ludo table may change its size, medals carry over): the new
+    game's link (in the table's language, or ``lang``) and its invite for the first player."""
+    data = json_body()
+    seat = seat_number(data)
+    played, _ = load(token, keys())
+    i18n.use_table_lang(played.header.lang)
+    if played.header.game != "ludo":
+        raise TurnError(message("no_rematch"))
+    check_host(played, seat, "start_rematch")
+    standing = current_standing(played, token)
+    lang = parse_lang(data.get("lang"), played.header.lang)
+    capacity = data.get("capacity")
+    if capacity is not None and (type(capacity) is not int or capacity not in range(2, 7)):
+        raise BadRequest(message("ludo_table"))
+    options = None if capacity is None else ludo_options(capacity)
+    again = with_lang(played.rematch(options=options), lang)  # TurnError (422) before the end
+    if played.header.deadline:  # the table keeps its turn deadline
+        again = Game(replace(again.header, deadline=played.header.deadline), again.match,
+                     again.keys)
+    again.play_bots()  # bots to move first play at once
+    again = again.stamped(now())
+    new_token = again.token()
+    made = ledger().rematch(standing, new_token) or ledger().rematch(ledger().again(standing),
+                                                                     new_token)
+    if made is None:
+        raise MovedOn(message("try_again"))
+    if made != new_token:  # a rematch was started already (a second tap): that one stands
+        again, new_token = Game.from_token(made, keys()), made
+    else:
+        ledger().begin(again.header.seed, new_token, len(again.match.steps), to_move(again),
+                       device())
+    body = with_link(game_view(again, new_token, lang=i18n.page_lang()), new_token)
+    body["message"] = send_link(again, None, body["url"], deliver=False)
+    fill_deadline(body, again, None)
+    return jsonify(body), 201
+
+
+def _play(token: str, data: dict, ask: str | None = None):
+    """Play a turn's steps on the link (only its newest link plays); returns the game, the
+    link's standing, and whether the turn is over (None: ``ask`` repeats the request that
+    moved this game on, and nothing was played)."""
+    seat, steps = data.get("seat"), data.get("steps", [])
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise BadRequest(message("playing_seat"))
+    if not isinstance(steps, list) or len(steps) > 200:
+        raise BadRequest(message("steps"))
+    played, _ = load(token, keys())
+    i18n.use_table_lang(played.header.lang)
+    if not 0 <= seat < len(played.header.seats):
+        raise BadRequest(message("no_seat"))
+    standing = current_standing(played, token, ask)
+    if not standing.current:
+        return played, standing, None
+    played = with_backs(played, standing)
+    if not played.over and played.match.turn != seat:
+        raise WrongSeat(message("not_your_turn", turn=played.header.seats[played.match.turn].name,
+                                seat=played.header.seats[seat].name))
+    if played.header.seats[seat].bot:
+        raise WrongSeat(message("bot_seat", name=played.header.seats[seat].name))
+    done = played.play_turn(seat, steps, now=now())
+    return played, standing, done

@@ -1,0 +1,224 @@
+"""Reading a request: its JSON body and its fields, checked, and the errors that refuse it.
+
+The JSON API's blueprints and the New game form (pages.py) read requests with these. An error
+carries its message, marked for translation, and its HTTP status: pages.py answers every one of
+them app-wide, as JSON under /api/ and as a friendly page elsewhere, in the request's language.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import request
+
+from app import i18n
+from app.engine.text import N_, Text
+from app.link import LANGUAGES
+from app.web import bounded_json
+
+# What the API says to people (errors, and the names it gives players), in one place, marked for
+# translation: the errors carry the marked message (``N_``, or a ``Text`` with its values: see
+# ``message``) and are answered in the request's language (pages._error).
+MESSAGES = {
+    "ludo_board": N_("Ludo is played on the 4-arm board of 52 squares (up to 4 players) or the "
+                     "6-arm board of 78 squares (up to 6) (\"board\": 4 or 6)."),
+    "ludo_board_query": N_("Ludo is played on the 4-arm board of 52 squares (up to 4 players) "
+                           "or the 6-arm board of 78 squares (up to 6) (board=4 or board=6)."),
+    "ludo_table": N_("A Ludo table seats 2 to 6 players."),
+    "ludo_settings": N_("\"settings\" is an object with \"capacity\": the most players the "
+                        "table seats, 2 to 6 (up to 4 play on 52 squares, 5 or 6 on 78)."),
+    "players_on_board": N_("%(title)s takes 2 to %(seats)s players on the %(squares)s-square "
+                           "board."),
+    "players_on_ring": N_("%(title)s takes 2 to %(seats)s players on the %(seats)s-player "
+                          "board."),
+    "players": N_("%(title)s takes 2 to %(seats)s players."),
+    "host": N_("\"host\" is the number of the player creating the game in \"players\" (0 for "
+               "the first)."),
+    "no_host": N_("%(title)s tables have no host."),
+    "seat": N_("Say which seat is asking (\"seat\": a number)."),
+    "playing_seat": N_("Say which seat is playing (\"seat\": a number)."),
+    "no_seat": N_("There is no such seat in this game."),
+    "not_your_turn": N_("It is %(turn)s's turn, not %(seat)s's."),
+    "player": N_("\"player\" is an object with a name, a color and (optional) a phone number."),
+    "add_players": N_("Only the host, %(host)s, can add players."),
+    "start_rematch": N_("Only the host, %(host)s, can start a rematch."),
+    "not_hosts_turn": N_("Players join on the host's turn: it is %(name)s's turn now."),
+    "no_joining": N_("Players join a table of Ludo only; this game keeps its players."),
+    "joining_over": N_("This game is over: start a rematch instead."),
+    "game_over": N_("This game is over."),
+    "table_full": N_("Every seat at this table is taken."),
+    "color_taken": N_("%(color)s is taken. Free colors: %(free)s."),
+    "turn_lost": N_("The turn in progress can't go on once a player joins now: add them "
+                    "before rolling, or on your next turn. (%(reason)s)"),
+    "no_rematch": N_("Rematches are for Ludo tables: start a new game instead."),
+    "turn_not_over": N_("The turn isn't over yet: play your dice first."),
+    "not_json": N_("Send the request body as JSON (Content-Type: application/json)."),
+    "not_object": N_("The request body is not a JSON object."),
+    "no_game": N_("No game called %(name)s."),
+    "game_name": N_("\"game\" is a game's name."),
+    "red_arse_board": N_("Red Arse is played on the 4-player or the 6-player board "
+                         "(board=4 or board=6)."),
+    "red_arse_board_json": N_("Red Arse is played on the 4-player or the 6-player board "
+                              "(\"board\": 4 or 6)."),
+    "red_arse_board_form": N_("Red Arse is played on the 4-player or the 6-player board."),
+    "one_board": N_("%(title)s has one board."),
+    "no_settings": N_("%(title)s has no settings."),
+    "red_arse_settings": N_("\"settings\" is an object with \"board\" (4 or 6) and \"off\" "
+                            "(the house rules switched off)."),
+    "off": N_("\"off\" lists house rules by name: %(rules)s."),
+    "no_house_rule": N_("No house rule called %(name)s. The house rules are: %(rules)s."),
+    "different_colors": N_("Each player needs a different color."),
+    "player_object": N_("Each player is an object with a name and a color."),
+    "name_text": N_("A name is text."),
+    "choose_color": N_("Choose a color among %(colors)s."),
+    "phone_text": N_("A phone number is text."),
+    "whatsapp": N_("\"whatsapp\" is true or false: whether a player with a phone number gets "
+                   "their turns by WhatsApp."),
+    "since": N_("\"since\" is a step number."),
+    "step": N_("\"step\" is the number of a step this game has reached."),
+    "step_or_steps": N_("Ask for a step of the game or for a turn's steps, not both."),
+    "steps": N_("\"steps\" is a list of \"roll\" and moves."),
+    "seats": N_("\"seats\" lists every seat."),
+    "seat_change": N_("Each seat change is an object."),
+    "seat_text": N_("Names and phone numbers are text."),
+    "lang": N_("\"lang\" is the table's language: \"en\" (English) or \"es\" (Spanish)."),
+    "default_name": N_("Player %(n)s"),
+    "bot": N_("\"bot\" is a bot's strength: \"easy\", \"medium\" or \"hard\" (leave it out "
+              "for a human player)."),
+    "one_human": N_("A game needs at least one human player."),
+    "bot_phone": N_("Bots have no phone number."),
+    "bot_host": N_("The host is a human player, not a bot."),
+    "bot_seat": N_("%(name)s is a bot: the server plays its turns."),
+    # A bot's name when it is given none; numbered like "Player 2" when two would share one.
+    "bot_easy": N_("Bot (easy)"),
+    "bot_medium": N_("Bot (medium)"),
+    "bot_hard": N_("Bot (hard)"),
+    "deadline_hours": N_("\"deadline_hours\" is the time each player has for a turn, in "
+                         "hours: 0 (no deadline) or 1 to 168."),
+    "no_deadline": N_("This game has no turn deadline: only %(name)s can play this turn."),
+    "still_time": N_("%(name)s still has time for this turn: it can be played for them only "
+                     "once their time is up."),
+    "moved_on": N_("This turn was already played: the game has moved on. Open the newest link "
+                   "(the latest one sent to you)."),
+    "in_room": N_("This game is played live in room %(code)s now: open the room to play."),
+    "not_arrived": N_("%(name)s hasn't opened this link yet: their time starts when it reaches "
+                      "them."),
+    "try_again": N_("Someone else changed this game at the same moment: try again."),
+    "analysis_hour": N_("This game's moves have been analysed as often as we do in an hour: "
+                        "try again later."),
+    "name_taken": N_("%(name)s is another player's name: choose your own."),
+    "own_seat": N_("Only %(name)s changes their own name and number (the host can change "
+                   "anyone's on the game's first turn)."),
+    "bot_easy_n": N_("Bot %(n)s (easy)"),
+    "bot_medium_n": N_("Bot %(n)s (medium)"),
+    "bot_hard_n": N_("Bot %(n)s (hard)"),
+}
+
+
+def message(key: str, **values) -> str:
+    """The message ``key``, with its values: a ``Text`` (the English, translated when shown)."""
+    return Text(MESSAGES[key], **values) if values else MESSAGES[key]
+
+
+# A link that can't be read is answered 400, but for these (by its error's name: app/link.py).
+STATUS = {
+    "OversizedLink": 414,  # the link is part of the address
+    "UnknownVersion": 410,
+}
+
+
+class BadRequest(ValueError):
+    """A request the API can't read; the message says what is wrong."""
+
+    status = 400
+
+
+class WrongSeat(ValueError):
+    """Not this seat's to do now: another player's turn, a bot's, or not the host's turn."""
+
+    status = 409
+
+
+class NotJson(BadRequest):
+    """A body that isn't JSON."""
+
+    status = 415
+
+
+class NotHost(ValueError):
+    """Something only the table's host may do."""
+
+    status = 403
+
+
+class TableFull(ValueError):
+    """No free seat, or not that color: the table is as it was."""
+
+    status = 409
+
+
+class NotYours(ValueError):
+    """A change to another player's name or number."""
+
+    status = 403
+
+
+class MovedOn(ValueError):
+    """A request from an older link: the game has moved on, and that link is read-only."""
+
+    status = 409
+
+
+class TooEarly(ValueError):
+    """A turn played for an absent player before their time is up (or with no deadline)."""
+
+    status = 409
+
+
+def json_body() -> dict:
+    """The request's body: a JSON object (415 when it isn't JSON, 400 when it isn't an
+    object). Its ``lang`` is the answer's language."""
+    if not request.is_json:
+        raise NotJson(message("not_json"))
+    try:
+        data = bounded_json.loads(request.get_data(cache=True))
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        raise BadRequest(message("not_object"))
+    i18n.ask_lang(data.get("lang"))  # the answer's language (checked where it sets the table's)
+    return data
+
+
+def since_arg() -> int | None:
+    """``?since=N``: a step number, as the request says it (None when it doesn't)."""
+    since = request.args.get("since")
+    if since is not None and not re.fullmatch(r"[0-9]{1,6}", since):
+        raise BadRequest(message("since"))
+    return None if since is None else int(since)
+
+
+def parse_lang(lang, default: str) -> str:
+    """The table's language from a request (``default`` when it says none)."""
+    if lang is None:
+        return default
+    if lang not in LANGUAGES:
+        raise BadRequest(message("lang"))
+    return lang
+
+
+def seat_number(data: dict) -> int:
+    seat = data.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise BadRequest(message("seat"))
+    return seat
+
+
+DEADLINE_HOURS = range(169)  # up to a week; 0: no deadline
+
+
+def parse_deadline(hours) -> int:
+    """A turn deadline in minutes from the request's ``deadline_hours``."""
+    if type(hours) is not int or hours not in DEADLINE_HOURS:
+        raise BadRequest(message("deadline_hours"))
+    return hours * 60

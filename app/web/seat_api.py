@@ -1,0 +1,118 @@
+"""The JSON API of a game's seats (static/openapi.json describes it): the host adds a player to a
+Ludo table, and a player who was being played for is back.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+
+from app import i18n
+from app.ledger import request_digest
+from app.play import Game, TurnError
+from app.web.bookkeeping import advance, current_standing, ledger, standing_of, with_backs
+from app.web.parse import (BadRequest, MovedOn, TableFull, WrongSeat, json_body, message,
+                           parse_lang, seat_number)
+from app.web.seats import check_host, parse_player
+from app.web.texting import send_link
+from app.web.turns import (answer_again, fill_deadline, humans_played, keys, moved_on, now,
+                           with_lang, with_link)
+from app.web.views import game_view, load
+
+bp = Blueprint("seats", __name__)
+
+
+@bp.post("/games/<token>/players")
+def add_player(token):
+    """The host adds a player to a Ludo table (``{"seat": host, "player": {"name", "color",
+    "phone"?}, "steps"?, "lang"?}``): the same game with the new seat, as a new link.
+    ``steps`` is the host's turn in progress, checked to go on the same on the new link;
+    ``lang`` the table's language from then on."""
+    data = json_body()
+    seat = seat_number(data)
+    played, _ = load(token, keys())
+    i18n.use_table_lang(played.header.lang)
+    ask = request_digest("players", data)
+    standing = current_standing(played, token, ask)
+    if not standing.current:  # the same player added again: the same answer
+        return jsonify(answer_again(standing, None, invite=True)), 201
+    if not hasattr(played.rules, "join"):
+        raise TurnError(message("no_joining"))
+    if played.over:
+        raise TurnError(message("joining_over"))
+    seats, host = played.header.seats, played.header.host
+    check_host(played, seat, "add_players")
+    if played.match.steps and played.match.turn != host:  # before the first roll: any time
+        raise WrongSeat(message("not_hosts_turn", name=seats[played.match.turn].name))
+    steps = data.get("steps", [])
+    if not isinstance(steps, list) or len(steps) > 200:
+        raise BadRequest(message("steps"))
+    lang = parse_lang(data.get("lang"), played.header.lang)
+    names = played.rules.board.color_names
+    if not isinstance(data.get("player"), dict):
+        raise BadRequest(message("player"))
+    if len(seats) >= len(names):
+        raise TableFull(message("table_full"))
+    player = parse_player(data["player"], names, len(seats) + 1, lang)
+    taken = {s.color for s in seats}
+    if player.color in taken:  # said to people (the page's form): colors in their words
+        free = [i18n.say(n) for c, n in enumerate(names) if c not in taken]
+        raise TableFull(message("color_taken", color=i18n.say(names[player.color]).capitalize(),
+                                free=", ".join(free)))
+    try:
+        joined = with_lang(played, lang).add_player(player)
+    except TurnError as error:
+        raise TableFull(error.args[0]) from None
+    if not steps:  # joining before the first roll may seat a bot first: it plays at once
+        joined.play_bots()
+    new_token = joined.token()
+    if steps:
+        mover = seats[played.match.turn].color
+        check = Game.from_token(new_token, keys())
+        try:
+            check.play_turn(next(i for i, s in enumerate(joined.header.seats) if s.color == mover),
+                            steps, now=now())
+        except TurnError as error:
+            raise WrongSeat(message("turn_lost", reason=i18n.say(error.args[0]))) from None
+    _, repeat = advance(standing, ask, joined, new_token, len(joined.match.steps))
+    if repeat:
+        return jsonify(answer_again(repeat, None, invite=True)), 201
+    body = with_link(game_view(joined, new_token, lang=i18n.page_lang()), new_token)
+    body["message"] = (send_link(joined, None, body["url"], deliver=False)
+                       if not humans_played(joined) else None)
+    fill_deadline(body, joined, None)
+    return jsonify(body), 201
+
+
+@bp.post("/games/<token>/back")
+def come_back(token):
+    """A player who was being played for (two turns missed in a row, Parcheesi and Red Arse)
+    is back (``{"seat": n}``), from any link of the game, the newest or an older one: the store
+    remembers it, and the newest link, wherever it is opened, gives them their turns back (the
+    link made from it records it). Answered with this link's game, ``back`` naming the seat."""
+    seat = seat_number(json_body())
+    played, _ = load(token, keys())
+    i18n.use_table_lang(played.header.lang)
+    if not 0 <= seat < len(played.header.seats):
+        raise BadRequest(message("no_seat"))
+    for _attempt in range(3):  # another request may write between our read and write
+        standing = standing_of(played, token)
+        if standing.room:
+            raise MovedOn(message("in_room", code=standing.room))
+        newest = standing if standing.current else ledger().newest(standing)
+        if newest is None:
+            raise MovedOn(message("moved_on"))
+        if seat in newest.backs:  # said already
+            break
+        game = played if newest is standing else Game.from_token(newest.token, keys())
+        with_backs(game, newest).come_back(seat)  # TurnError: not away, or the game is over
+        if ledger().come_back(newest, seat):
+            break
+    else:
+        raise MovedOn(message("try_again"))
+    if standing.current:
+        played = with_backs(played, ledger().again(standing))
+    body = with_link(game_view(played, token, lang=i18n.page_lang()), token)
+    body["moved_on"] = None if standing.current else moved_on(standing)
+    body["seats"][seat]["away"] = False  # on an older link too: the newest has them back
+    body["back"] = {"seat": seat, "name": played.header.seats[seat].name}
+    return jsonify(body)
