@@ -47,11 +47,11 @@ def create_app(config: dict | None = None) -> Flask:
     app.log_exception = _log_exception.__get__(app)
     _languages(app)
 
-    from app.web import (analysis_api, api, bookkeeping, game_api, icons, pages, preview,
-                         room_api, seat_api)
+    from app.web import (analysis_api, api, bookkeeping, game_api, icons, pages,
+                         preview_images, room_api, seat_api)
 
     app.register_blueprint(pages.bp)
-    app.register_blueprint(preview.bp)
+    app.register_blueprint(preview_images.bp)
     app.register_blueprint(icons.bp)
     for blueprint in (api.bp, game_api.bp, seat_api.bp, analysis_api.bp, room_api.bp):
         app.register_blueprint(blueprint, url_prefix="/api")

@@ -12,8 +12,8 @@ except by returning a new link. The API is five blueprints under /api, none impo
 - ``rooms`` (room_api.py): live rooms.
 
 What they share lives below them: reading requests (parse.py), seats and players (seats.py),
-games and turns (turns.py), texting the next link (texting.py) and the store's bookkeeping
-(bookkeeping.py).
+games and turns (turns.py), texting the next link (texting.py), live rooms (live_rooms.py) and
+the store's bookkeeping (bookkeeping.py).
 """
 
 from __future__ import annotations

@@ -18,8 +18,9 @@ from app.engine.text import N_, Text
 from app.link import LANGUAGES, LinkError
 from app.play import ClaimMissed, Game, TurnError
 from app.store import StoreUnavailable
-from app.web import ROOT, preview, room_api
+from app.web import ROOT, live_rooms, preview
 from app.web.bookkeeping import begin
+from app.web.errors import error_answer
 from app.web.layout import board_layout, board_options
 from app.web.limits import limits
 from app.web.parse import (STATUS, BadRequest, MovedOn, NotHost, NotJson, NotYours, TableFull,
@@ -175,8 +176,8 @@ def new_game():
         host = parse_host(game, host, players, seats, options)
         local = "1" if form.get("local") else None
         live = form.get("room") == "1" and not local
-        timer = room_api.parse_timer(game, _form_number(form["room_timer"])
-                                     if live and form.get("room_timer") else None)
+        timer = live_rooms.parse_timer(game, _form_number(form["room_timer"])
+                                       if live and form.get("room_timer") else None)
         # One device passed around has nobody to wait for: no deadline.
         deadline = 0 if local else parse_deadline(_form_number(form.get("deadline", "0")))
     except BadRequest as error:
@@ -186,9 +187,9 @@ def new_game():
         limits().take("made")
         color = played.header.seats[host if game == "ludo" else next(
             i for i, seat in enumerate(played.header.seats) if not seat.bot)].color
-        room = room_api.open_room(played, color, room_api.record_new(played), timer)
+        room = live_rooms.open_room(played, color, live_rooms.record_new(played), timer)
         return redirect(url_for("pages.room", code=room.code) + "#c=" +
-                        room_api.credential(room, color))
+                        live_rooms.credential(room, color))
     return redirect(url_for("pages.game", token=begin(played), new=1, local=local))
 
 
@@ -284,22 +285,22 @@ def find_room():
 
     code = read_code(request.args.get("code", ""))
     if code is None:
-        return _home(error=i18n.say(room_api.say("room_code"))), 400
+        return _home(error=i18n.say(live_rooms.say("room_code"))), 400
     return redirect(url_for("pages.room", code=code))
 
 
 @bp.get("/r/<code>")
 def room(code):
     """A live room: the page (static/js/room.js) polls the room and plays in it."""
-    found = room_api.find(code)  # 404 page: no such room
+    found = live_rooms.find(code)  # 404 page: no such room
     watch = preview.Watch()
     played = Game.from_token(found.token, current_app.config["KEYS"], watch)
     i18n.use_table_lang(played.header.lang)
     lang = i18n.page_lang()
     shown = preview.tags(preview.words(played, played.header.lang, watch, room=found.code),
-                         room_api.room_url(found.code),
+                         live_rooms.room_url(found.code),
                          public_url("preview.room_image", code=found.code))
-    url = room_api.room_url(found.code)
+    url = live_rooms.room_url(found.code)
     invite = i18n.say(Text(N_("Join my %(game)s room on Boardpass: %(url)s"),
                            game=Text(TITLES[played.header.game]), url=url))
     return render_template("room.html", game=played, room=found, board_url=board_url(played),
@@ -354,16 +355,10 @@ def _news_html(lang: str) -> str:
 @bp.app_errorhandler(LinkError)
 def link_error(error):
     status = STATUS.get(type(error).__name__, 400)
-    if fetched_for_preview():
+    if preview.fetched_for_preview():
         status = 200  # Boardpass's own preview, not an error (previews.md)
-    return _error(N_("This link doesn't work"), error.args[0], status, type(error).__name__)
-
-
-def fetched_for_preview() -> bool:
-    """A page a link preview fetcher asks for: it gets Boardpass's own preview (the error
-    page carries it) with 200, since some show nothing, or an error, for an error's status."""
-    return request.method in ("GET", "HEAD") and not request.path.startswith("/api/") and \
-        preview.fetcher()
+    return error_answer(N_("This link doesn't work"), error.args[0], status,
+                        type(error).__name__)
 
 
 @bp.app_errorhandler(BadRequest)
@@ -375,25 +370,25 @@ def fetched_for_preview() -> bool:
 @bp.app_errorhandler(MovedOn)
 @bp.app_errorhandler(NotYours)
 def request_error(error):
-    return _error(N_("That request can't be answered"), error.args[0], error.status,
-                  type(error).__name__)
+    return error_answer(N_("That request can't be answered"), error.args[0], error.status,
+                        type(error).__name__)
 
 
 @bp.app_errorhandler(TurnError)
 def turn_error(error):
-    return _error(N_("That move can't be played"), error.args[0], 422, "TurnError")
+    return error_answer(N_("That move can't be played"), error.args[0], 422, "TurnError")
 
 
 @bp.app_errorhandler(ClaimMissed)
 def claim_missed(error):
     """Too late for the re-roll: the page then lets it go ("miss")."""
-    return _error(N_("Too late for the re-roll"), error.args[0], 409, "ClaimMissed")
+    return error_answer(N_("Too late for the re-roll"), error.args[0], 409, "ClaimMissed")
 
 
 @bp.app_errorhandler(404)
 def not_found(error):
-    return _error(N_("Nothing here"), N_("This address doesn't lead to a game."), 404,
-                  "NotFound")
+    return error_answer(N_("Nothing here"), N_("This address doesn't lead to a game."), 404,
+                        "NotFound")
 
 
 # Werkzeug's own errors, in our words (its descriptions are English only).
@@ -414,7 +409,7 @@ HTTP_ERRORS = {
 @bp.app_errorhandler(429)
 def http_error(error):
     title, text = HTTP_ERRORS[error.code]
-    body, status = _error(title, text, error.code, error.name.replace(" ", ""))
+    body, status = error_answer(title, text, error.code, error.name.replace(" ", ""))
     # 405 says what is allowed, 429 when to try again
     said = {name: value for name, value in error.get_headers() if name in ("Allow", "Retry-After")}
     return body, status, said
@@ -428,25 +423,17 @@ def store_unavailable(error):
     """The store is down or slow: what needs it waits, nothing is decided without it (reading
     a game and the rules pages don't need it)."""
     current_app.logger.warning("store unavailable: %s", error)
-    body, status = _error(N_("Try again in a minute"),
-                          N_("Boardpass can't keep track of games right now, so nothing can be "
-                             "played or sent. Your game is safe: its link still works."),
-                          503, "StoreUnavailable")
+    body, status = error_answer(N_("Try again in a minute"),
+                                N_("Boardpass can't keep track of games right now, so nothing "
+                                   "can be played or sent. Your game is safe: its link still "
+                                   "works."),
+                                503, "StoreUnavailable")
     return body, status, {"Retry-After": str(RETRY_SECONDS)}
 
 
 @bp.app_errorhandler(500)
 def server_error(error):
-    return _error(N_("Something went wrong"), N_("Something went wrong on our side. Your game "
-                                                 "is safe: its link still works."),
-                  500, "ServerError")
-
-
-def _error(title: str, message: str, status: int, code: str):
-    """The same error as JSON under /api/, as a friendly page elsewhere, in the request's
-    language (``title`` and ``message`` are marked messages: ``N_`` or ``Text``)."""
-    message = i18n.say(message)
-    if request.path.startswith("/api/"):
-        return {"error": {"code": code, "message": message}}, status
-    return render_template("error.html", title=i18n.say(title), message=message,
-                           status=status), status
+    return error_answer(N_("Something went wrong"),
+                        N_("Something went wrong on our side. Your game is safe: its link "
+                           "still works."),
+                        500, "ServerError")

@@ -18,7 +18,7 @@ from app.web import bounded_json
 
 # What the API says to people (errors, and the names it gives players), in one place, marked for
 # translation: the errors carry the marked message (``N_``, or a ``Text`` with its values: see
-# ``message``) and are answered in the request's language (pages._error).
+# ``message``) and are answered in the request's language (``errors.error_answer``).
 MESSAGES = {
     "ludo_board": N_("Ludo is played on the 4-arm board of 52 squares (up to 4 players) or the "
                      "6-arm board of 78 squares (up to 6) (\"board\": 4 or 6)."),

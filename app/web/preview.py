@@ -14,37 +14,31 @@ module makes them:
   (the one to move large, and the frame in their color) and the last roll's dice on the right.
   No words in it: names are hostile text, and the tags carry them;
 - ``generic_png()``: the image for a link that can't be read (and for every other page);
-- the routes ``/g/<token>/preview.png`` and ``/r/<code>/preview.png``.
+- ``fetched_for_preview()``: whether a fetcher asks for the page (it gets the preview, never
+  an error page).
 
 Nothing private goes into a preview: no phone number (nor whether a player gets WhatsApp), no
 dice secret, and no turn in progress (a turn's steps live in the ``#s=`` fragment, which never
 reaches the server). The image's address is the link's own with ``/preview.png`` after it (a
-room's, its code's), so it tells nothing the link doesn't.
+room's, its code's: preview_images.py answers them), so it tells nothing the link doesn't.
 
-A link never changes, so neither does its image: it is answered ``immutable`` with an ETag (a
-hash of the link and ``RENDER_VERSION``), and kept in memory for the next fetcher. Why Pillow,
-and what it costs: docs/previews.md.
+Why Pillow, and what it costs: docs/previews.md.
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
 import math
 import re
-import threading
-from collections import OrderedDict, deque
+from collections import deque
 from functools import cache
 
-from flask import Blueprint, current_app, request
+from flask import request
 
 from app import i18n
 from app.engine.games import TITLES
 from app.engine.text import N_, Text
-from app.link import LinkError
 from app.web.layout import board_layout
-
-bp = Blueprint("preview", __name__)
 
 WIDTH, HEIGHT = 1200, 630   # what the big apps show whole (1.91:1) and crop well
 SUPERSAMPLE = 2             # drawn at twice the size and halved: smooth edges (Pillow draws none)
@@ -52,8 +46,6 @@ BOARD = 600                 # the board's square, in the middle: a square crop k
 PANEL = (WIDTH - BOARD) // 2
 FRAME = 12                  # the band around the image, in the color of the seat to move
 RENDER_VERSION = "1"        # change it when the drawing changes: the ETag and caches follow
-CACHE_SECONDS = 365 * 24 * 3600
-IMAGES_KEPT = 32            # rendered images kept in memory, the most recently asked
 
 # The page's colors (static/css/app.css), with its opacities blended over what lies below.
 INK, PAGE = "#1d1d1f", "#fafaf7"
@@ -83,6 +75,13 @@ FETCHERS = re.compile(
 def fetcher() -> bool:
     """Whether the request comes from a link preview fetcher (its User-Agent)."""
     return bool(FETCHERS.search(request.headers.get("User-Agent", "")))
+
+
+def fetched_for_preview() -> bool:
+    """A page a link preview fetcher asks for: it gets Boardpass's own preview (the error
+    page carries it) with 200, since some show nothing, or an error, for an error's status."""
+    return request.method in ("GET", "HEAD") and not request.path.startswith("/api/") and \
+        fetcher()
 
 
 # -- the words -----------------------------------------------------------------------------------
@@ -559,87 +558,6 @@ def generic_png() -> bytes:
     pieces = [[-1] * 4 for _ in colors]
     return _image(layout, lambda canvas, draw: _draw_pieces(
         canvas, placements(layout, pieces, colors)), "#0b6bcb", SUPERSAMPLE)
-
-
-# -- the routes ----------------------------------------------------------------------------------
-
-def _kept() -> tuple[OrderedDict, threading.Lock]:
-    return current_app.extensions.setdefault("boardpass.previews",
-                                             (OrderedDict(), threading.Lock()))
-
-
-def etag_of(token: str) -> str:
-    """The image's ETag: it depends on the link alone (and the drawing's version)."""
-    return hashlib.sha256(f"preview/{RENDER_VERSION}/{token}".encode()).hexdigest()[:24]
-
-
-def _png(body: bytes | None, etag: str, cache_control: str):
-    response = current_app.response_class(body or b"", mimetype="image/png")
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = cache_control
-    if body is None:
-        response.status_code = 304
-    return response
-
-
-def _answer(token: str, cache_control: str):
-    """The image of the link ``token``: 304 when the asker has it, else from memory or drawn."""
-    from app.play import Game
-
-    etag = etag_of(token)
-    if request.if_none_match.contains(etag):
-        try:  # only a good link's image is "unchanged": a forged one gets the generic
-            Game.from_token(token, current_app.config["KEYS"])
-        except LinkError:
-            return _generic()
-        return _png(None, etag, cache_control)
-    kept, guard = _kept()
-    with guard:
-        body = kept.get(token)
-        if body is not None:
-            kept.move_to_end(token)
-    if body is None:
-        try:
-            game = Game.from_token(token, current_app.config["KEYS"])
-        except LinkError:
-            return _generic()
-        body = render(game)
-        with guard:
-            kept[token] = body
-            if len(kept) > IMAGES_KEPT:
-                kept.popitem(last=False)
-    return _png(body, etag, cache_control)
-
-
-def _generic():
-    """A link that can't be read previews as Boardpass, never as an error."""
-    return _png(generic_png(), f"generic-{RENDER_VERSION}", "public, max-age=86400")
-
-
-@bp.get("/preview.png")
-def generic_image():
-    """Boardpass's own preview image: every page's but a game's and a room's."""
-    return _generic()
-
-
-@bp.get("/g/<token>/preview.png")
-def game_image(token):
-    """A link's preview image: the same for good, like the link (``private``: its address
-    holds the link, which has no place in a shared cache)."""
-    return _answer(token, f"private, max-age={CACHE_SECONDS}, immutable")
-
-
-@bp.get("/r/<code>/preview.png")
-def room_image(code):
-    """A room's preview image: its current link's, asked again each time (the room moves on;
-    the ETag saves the image while it doesn't)."""
-    from app.web.room_api import NoRoom, find
-
-    try:
-        room = find(code)  # counted like any visit: codes are no cheaper to try here
-    except NoRoom:
-        return _generic()
-    return _answer(room.token, "private, no-cache")
 
 
 def tags(words_: dict, url: str, image: str) -> dict:

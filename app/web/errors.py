@@ -1,0 +1,23 @@
+"""An error's answer, the same wherever it is raised: JSON ``{"error": {"code", "message"}}``
+under /api/, a friendly page elsewhere, in the request's language.
+
+The handlers that choose each error's title and status are app-wide: pages.py's (the API's
+errors, a link that can't be read, Werkzeug's own, the store down) and room_api.py's (a room
+that isn't there).
+"""
+
+from __future__ import annotations
+
+from flask import render_template, request
+
+from app import i18n
+
+
+def error_answer(title: str, message: str, status: int, code: str):
+    """The same error as JSON under /api/, as a friendly page elsewhere, in the request's
+    language (``title`` and ``message`` are marked messages: ``N_`` or ``Text``)."""
+    message = i18n.say(message)
+    if request.path.startswith("/api/"):
+        return {"error": {"code": code, "message": message}}, status
+    return render_template("error.html", title=i18n.say(title), message=message,
+                           status=status), status

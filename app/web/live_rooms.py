@@ -1,0 +1,164 @@
+"""Live rooms as the pages and the rooms' API share them: a room found by its code (``NoRoom``
+when there is none), a room opened for a game, a room's timer, and what rooms say to people.
+
+A room (``app/rooms.py``) holds the table's current link; the rooms' API (room_api.py) plays in
+it, and the pages open one from the New game form and show it (``/r/<code>``).
+"""
+
+from __future__ import annotations
+
+from flask import current_app
+
+from app.engine.text import N_, Text
+from app.ledger import digest
+from app.play import Game, auto_steps
+from app.rooms import SPEEDS, Room, RoomFull, Rooms, read_code
+from app.store import StoreUnavailable
+from app.web import bookkeeping
+from app.web.bookkeeping import ledger, to_move
+from app.web.limits import limits
+from app.web.parse import BadRequest, MovedOn, message
+from app.web.turns import keys, now, public_url
+from app.web.views import path_of
+
+# What rooms say to people, in one place, marked for translation (``say``).
+MESSAGES = {
+    "no_room": N_("No room %(code)s: check the code or ask for a new link."),
+    "room_code": N_("A room code is 6 letters and digits, like K7P2QX."),
+    "stale": N_("The room has changed since your last look: here it is as it is now."),
+    "not_your_seat": N_("This phone doesn't play %(name)s: join the room on a free seat."),
+    "seat_free": N_("Nobody plays %(name)s yet: join the room to take the seat."),
+    "no_free_seat": N_("Every seat in this room is taken: you can watch the game."),
+    "seat_not_free": N_("%(name)s is someone else's seat: choose a free one."),
+    "join_on_hosts_turn": N_("New players join at the start of the host's turn: it is "
+                             "%(name)s's turn now. Wait for the host's turn and try again."),
+    "me": N_("\"me\" is the number of the player creating the room in \"players\" (0 for the "
+             "first), a person, not a bot."),
+    "room_game_over": N_("This game is over: there is nothing left to play live."),
+    "room_holder": N_("Only %(name)s, whose turn this link is, can open the game as a room."),
+    "no_codes": N_("No room could be made just now: try again."),
+    "timer": N_("\"timer_seconds\" is the time for each roll and move, in seconds: 0 (no "
+                "timer) or 3 to 300."),
+    "not_away": N_("%(name)s is playing their own turns already."),
+    "no_seat_here": N_("This phone has no seat in this room."),
+    "closed": N_("Room %(code)s is closed: everyone left. Start a new game to play again."),
+    "speed": N_("\"speed\" is how fast the bots' moves are shown: slow, normal, fast or "
+                "instant."),
+}
+
+# Each roll and move's time in a room (seconds; 0: no timer), by game, unless the room's maker
+# chooses: Red Arse's text gives 30 s, Ludo's 10, Parcheesi's none (docs/rooms.md).
+TIMERS = {"parcheesi": 0, "red-arse": 30, "ludo": 10}
+TIMER_SECONDS = range(3, 301)  # a timer's choices besides 0
+# How long a phone takes to show a step (static/js/table.js replay(), at the normal pace): a
+# player's time starts once the others' steps are shown.
+REPLAY_SECONDS = {"roll": 0.5, "claim": 0.3, "miss": 0.3, "move": 0.2, "square": 0.09}
+
+
+def say(key: str, **values):
+    """A room message (marked above), with its values."""
+    return Text(MESSAGES[key], **values) if values else MESSAGES[key]
+
+
+class NoRoom(ValueError):
+    """No live room by that code, or it is closed."""
+
+    status = 404
+
+
+def rooms() -> Rooms:
+    """The app's rooms (one per app: its credential signer is made once)."""
+    app = current_app._get_current_object()
+    made = app.extensions.get("boardpass.rooms")
+    if made is None or made.store is not bookkeeping.store():
+        made = app.extensions["boardpass.rooms"] = Rooms(bookkeeping.store(), keys())
+    return made
+
+
+def room_url(code: str) -> str:
+    return public_url("pages.room", code=code)
+
+
+def find(code: str) -> Room:
+    """The live room ``code`` names (as typed): 404 when there is none, 429 for an address
+    that has asked for too many that weren't there (app/web/limits.py)."""
+    limits().check("misses")
+    read = read_code(code)
+    room = rooms().get(read) if read else None
+    if room is None:
+        limits().take("misses")
+        raise NoRoom(say("no_room", code=(read or code)[:12]))
+    if room.closed:
+        raise NoRoom(say("closed", code=room.code))
+    return room
+
+
+def parse_timer(game: str, seconds) -> int:
+    """A room's timer from a request: the game's own when it says none."""
+    if seconds is None:
+        return TIMERS[game]
+    if type(seconds) is not int or (seconds and seconds not in TIMER_SECONDS):
+        raise BadRequest(say("timer"))
+    return seconds
+
+
+def open_room(played: Game, color: int, record, timer: int = 0) -> Room:
+    """Make the room for ``played`` with the phone asking on ``color``, then have
+    ``record(code)`` tell the game's ledger that its links now play in the room (None: they
+    moved on meanwhile). In that order: a room whose game couldn't be marked is never
+    answered, so nobody knows its code, and it expires unplayed."""
+    seats = played.header.seats
+    host = seats[played.header.host].color if hasattr(played.rules, "join") else color
+    try:
+        room = rooms().create(played.token(), host, color, now(), device_digest(), timer=timer,
+                              due=wait(played, len(played.match.steps), timer, "normal",
+                                       {color}))
+    except RoomFull:
+        raise StoreUnavailable(say("no_codes")) from None
+    if not record(room.code):
+        raise MovedOn(message("try_again"))
+    return room
+
+
+def record_new(played: Game):
+    """``open_room``'s ``record`` for a new game: its first link, played in the room."""
+    return lambda code: ledger().begin(
+        played.header.seed, played.token(), len(played.match.steps), to_move(played),
+        bookkeeping.device(), room=code)
+
+
+def credential(room: Room, color: int) -> str:
+    return rooms().credential(room, color)
+
+
+def device_digest() -> str | None:
+    """This browser's device cookie as a room keeps it (digested): the phone that joined."""
+    device = bookkeeping.device()
+    return digest(device) if device else None
+
+
+def due(played: Game, start: int, room: Room) -> float | None:
+    """When the player to move in ``room`` runs out of time (``wait``)."""
+    return wait(played, start, room.timer, room.speed, room.members)
+
+
+def wait(played: Game, start: int, timer: int, speed: str, members) -> float | None:
+    """When the player to move runs out of time: ``timer`` seconds once the steps from
+    ``start`` on are shown on the phones, the bots' (and those played for someone) at the
+    room's ``speed``. None: no timer, nobody to wait for, or a seat nobody has joined yet (of
+    the colors in ``members``: the game waits for whoever takes it, and an empty seat is never
+    played for, nor disqualified)."""
+    seats = played.header.seats
+    if not timer or played.over or seats[played.match.turn].bot or \
+            seats[played.match.turn].color not in members:
+        return None
+    history = played.match.history
+    played_for = auto_steps(history, played.header.auto)  # shown at the bots' pace
+    shown = 0.0
+    for step, (kind, seat, what) in enumerate(history[start:], start):
+        took = REPLAY_SECONDS.get(kind, 0.0)
+        if kind == "move":
+            squares = len(path_of(played.rules, seats[seat].color, what)) - 1
+            took += REPLAY_SECONDS["square"] * squares
+        shown += took * (SPEEDS[speed] if seats[seat].bot or step in played_for else 1.0)
+    return now() + shown + timer
