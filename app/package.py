@@ -13,8 +13,13 @@ Zappa's callbacks (``"callbacks"`` in ``zappa_settings.json``) turn that into an
   distribution is checked whole against its ``RECORD``; each module gets its bytecode for the
   Lambda's Python (``__pycache__/*.cpython-311.pyc``, unchecked hash-based, so that no file time
   on Lambda can make Python ignore it and compile again); and Zappa's ``zappa/utilities.py``
-  imports boto3 and botocore at first use instead of with the handler. It warns about compiled
-  files that need a newer glibc than the runtime's Amazon Linux has.
+  imports boto3 and botocore at first use instead of with the handler. Then it leaves out what
+  nothing imports on Lambda (``LEFT_OUT``: packages' tests, pytest plugins, type stubs, Twilio's
+  APIs but the Messages API's, Pillow's codecs the app doesn't draw with, and the bundled
+  libraries only those needed), ships the distributions' modules as their bytecode alone
+  (``x.pyc`` in place of ``x.py``; the app's own and Zappa's files keep their source too),
+  strips the compiled files of their debug information, and fails when one of them needs a
+  newer glibc than the runtime's Amazon Linux has.
 
 What ships (``allowed``): from the project, ``app/`` (its modules, templates, the compiled engine
 ``app/engine/*.so`` with ``native.json``, the catalogs: ``*.mo`` for the pages, ``*.po`` for
@@ -22,7 +27,8 @@ the browser client's words, the What's new page's ``app/web/news/*.md``) and ``s
 ``handler.py``, ``zappa_settings.py``, ``package_info.json``; from site-packages, the
 distributions the app needs at run time: those ``pyproject.toml`` names and what they require,
 where Zappa counts for its handler alone (``HANDLER_NEEDS``, not its command line's
-dependencies) and boto3 with botocore for nothing (``LAMBDA_PROVIDES``: the runtime has them).
+dependencies), boto3 with botocore for nothing (``LAMBDA_PROVIDES``: the runtime has them), and
+Twilio's asynchronous client for nothing either (``NOT_IMPORTED``).
 
 ``python -m app.package cold-start ZIP`` unzips a package and times, in fresh ``python -I -S -B``
 processes with only that folder on ``sys.path`` (no site-packages, no bytecode written: Lambda's
@@ -42,6 +48,8 @@ import json
 import os
 import py_compile
 import re
+import shlex
+import shutil
 import statistics
 import struct
 import subprocess
@@ -50,6 +58,7 @@ import tempfile
 import time
 import zipfile
 from importlib import metadata
+from importlib.util import cache_from_source
 from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,6 +74,8 @@ PROJECT_FILES = (
     "app/web/news/*.md",                             # the What's new page, per language
     "static/*",
 )
+# Deploy-time only: Zappa loads this file by path, the app never imports it.
+PROJECT_LEFT_OUT = ("app/package.py",)
 # What the build makes (git ignores it): it ships though git doesn't track it.
 BUILT_FILES = ("app/engine/*.so", "app/engine/native.json", "app/translations/*/LC_MESSAGES/*.mo")
 ZAPPA_FILES = ("handler.py", "zappa_settings.py", "package_info.json")  # Zappa writes these
@@ -75,6 +86,33 @@ ZAPPA_FILES = ("handler.py", "zappa_settings.py", "package_info.json")  # Zappa 
 HANDLER_NEEDS = ("werkzeug", "durationpy")
 # In the Lambda runtime already: never shipped, even when something asks for them.
 LAMBDA_PROVIDES = ("boto3", "botocore", "s3transfer", "jmespath")
+# Required by a distribution that ships, never imported on Lambda: left out with what only they
+# require. aiohttp and aiohttp-retry are Twilio's asynchronous client's (app/sms.py texts through
+# its synchronous one, on requests; yarl, multidict, frozenlist, attrs... go with them);
+# pycparser is cffi's C parser, for making bindings, not for loading them.
+NOT_IMPORTED = ("aiohttp", "aiohttp-retry", "pycparser")
+
+# Files of the distributions that ship which nothing imports or reads on Lambda, by why
+# (regular expressions on the paths in the zip; the tests import and use what stays).
+LEFT_OUT = {
+    "tests and pytest plugins":
+        r"(.+/)?(tests?/.+|test_[^/]+\.py|conftest\.py|pytest_plugin\.py)",
+    "type stubs": r".+\.pyi|.+/py\.typed",
+    "Zappa's command line": r"zappa/(cli|core|letsencrypt)\.py",  # the handler imports none
+    # cryptography loads cffi's compiled backend (_cffi_backend, at the top), never cffi itself.
+    "cffi's bindings maker": r"cffi/.+",
+    # app/sms.py sends through client.messages, the Api domain's (twilio/rest/api); the other
+    # domains' packages load only when their attribute of the Client is read.
+    "Twilio's APIs other than the Messages API's": r"twilio/rest/(?!api/)[^/]+/.+",
+    # The app draws shapes and writes PNG and ICO (app/web/preview.py, icons.py): no text
+    # (FreeType), color profiles, AVIF or WebP, image math or morphology, Tk. Pillow imports
+    # each of these modules only if it is there.
+    "Pillow's optional modules": r"PIL/_(avif|webp|imagingft|imagingcms|imagingmath|imagingmorph"
+                                 r"|imagingtk)\..+",
+}
+# A library a wheel bundles (auditwheel's <name>.libs/) ships if a shipped extension needs it.
+BUNDLED = re.compile(r"[^/]+\.libs/[^/]+")
+UNUSED_LIBRARIES = "bundled libraries no shipped extension needs"
 
 # Zappa's handler imports zappa.utilities, which imports boto3 and botocore (about 1,300 modules)
 # only for deploy-time helpers. In the package they load at first use: its annotations become
@@ -135,9 +173,12 @@ def runtime_distributions(site_packages: Path, requirements: list[str]) -> dict:
     canonical name: ``requirements`` and, through each one's metadata, what they require (its
     extras left out, environment markers as this interpreter reads them)."""
     Requirement = _requirement_class()
-    installed = {}
+    installed: dict = {}
+    twice = set()
     for dist in metadata.distributions(path=[str(site_packages)]):
-        installed.setdefault(canonical(dist.metadata["Name"]), dist)
+        name = canonical(dist.metadata["Name"])
+        if installed.setdefault(name, dist) is not dist:
+            twice.add(name)
     chosen: dict = {}
     missing = []
     pending = [(text, "pyproject.toml") for text in requirements]
@@ -147,7 +188,7 @@ def runtime_distributions(site_packages: Path, requirements: list[str]) -> dict:
         if requirement.marker and not requirement.marker.evaluate({"extra": ""}):
             continue
         name = canonical(requirement.name)
-        if name in LAMBDA_PROVIDES or name in chosen:
+        if name in LAMBDA_PROVIDES or name in NOT_IMPORTED or name in chosen:
             continue
         dist = installed.get(name)
         if dist is None:
@@ -158,6 +199,11 @@ def runtime_distributions(site_packages: Path, requirements: list[str]) -> dict:
         pending.extend((need, name) for need in needs)
     if missing:
         raise PackageError(f"not installed in {site_packages}: {', '.join(sorted(missing))}")
+    if twice & set(chosen):  # pip install --target over another version leaves its metadata
+        names = " ".join(sorted(twice & set(chosen)))
+        raise PackageError(f"installed twice in {site_packages} (two .dist-info folders): "
+                           f"{names}; pip uninstall -y {names} (until none is left), then "
+                           "install them once")
     return chosen
 
 
@@ -233,28 +279,42 @@ def settings_callback(cli) -> None:
 
 
 def zip_callback(cli) -> None:
-    """Zappa's ``zip`` callback: rewrite the package from the allow-list, with bytecode."""
-    if cli.stage_config.get("slim_handler", False):
-        raise PackageError("slim_handler makes two archives: app/package.py rewrites one zip")
-    runtime = cli.stage_config.get("runtime", "")
-    site = site_packages_of(cli.zappa.get_current_venv())
-    report = rebuild(Path(cli.zip_path), site,
-                     project_requirements(Path.cwd() / "pyproject.toml"),
-                     runtime=runtime, exclude_glob=cli.stage_config.get("exclude_glob", []))
+    """Zappa's ``zip`` callback: rewrite the package from the allow-list, with bytecode. A
+    package that can't be built as it should is not left behind: Zappa stops with the reason
+    (exit status 1), before any upload."""
+    zip_path = Path(cli.zip_path)
+    try:
+        if cli.stage_config.get("slim_handler", False):
+            raise PackageError("slim_handler makes two archives: app/package.py rewrites one zip")
+        report = rebuild(zip_path, site_packages_of(cli.zappa.get_current_venv()),
+                         project_requirements(Path.cwd() / "pyproject.toml"),
+                         runtime=cli.stage_config.get("runtime", ""),
+                         exclude_glob=cli.stage_config.get("exclude_glob", []))
+    except PackageError as error:
+        zip_path.unlink(missing_ok=True)
+        from click import ClickException  # Zappa's command line is made with click
+
+        raise ClickException(f"no package: {error}") from None
     print(_summary(report))
 
 
 def _summary(report: dict) -> str:
-    lines = [f"Allow-list: kept {report['files']} files ({report['modules']} with bytecode), "
-             f"{_mib(report['zip_bytes'])} zipped, {_mib(report['unzipped_bytes'])} unzipped"]
+    sizes = (f"Package: {report['files']:,} files, {_mib(report['zip_bytes'])} zipped, "
+             f"{_mib(report['unzipped_bytes'])} unzipped; {report['sourceless']:,} modules as "
+             f"bytecode alone, {report['with_source']:,} with their source")
+    lines = [sizes]
+    for why, (files, size) in report["left_out"].items():
+        lines.append(f"  left out, {why}: {_mib(size)} in {files:,} file{'s' * (files > 1)}")
     if report["dropped"]:
         lines.append(f"  dropped, not on the allow-list: {', '.join(report['dropped'])}")
     if report["not_compiled"]:
         lines.append(f"  left without bytecode (they don't compile): "
                      f"{', '.join(report['not_compiled'])}")
-    if report["glibc"]:
-        lines.append("  WARNING: compiled for a newer C library than the runtime's "
-                     f"(docs/deploy.md, Compiled code): {', '.join(report['glibc'])}")
+    if isinstance(report["stripped"], str):
+        lines.append(f"  WARNING: compiled files keep their debug information: "
+                     f"{report['stripped']}")
+    else:
+        lines.append(f"  compiled files stripped: {_mib(report['stripped'])} less")
     if not report["lazy_boto3"]:
         lines.append(f"  WARNING: {UTILITIES} is not as app/package.py expects: boto3 is "
                      "imported with the handler")
@@ -355,7 +415,9 @@ def lazy_boto3(source: str) -> str | None:
 
 def rebuild(zip_path: Path, site_packages: Path, requirements: list[str], runtime: str,
             exclude_glob: list[str] = ()) -> dict:
-    """Rewrite Zappa's zip in place from the allow-list, adding bytecode; returns a report."""
+    """Rewrite Zappa's zip in place from the allow-list, less what nothing imports on Lambda,
+    with bytecode; returns a report. Raises ``PackageError`` (and writes nothing) when a
+    compiled file needs a newer glibc than ``runtime`` has."""
     check_interpreter(runtime)
     chosen = runtime_distributions(site_packages, requirements)
     with zipfile.ZipFile(zip_path) as old:
@@ -364,6 +426,12 @@ def rebuild(zip_path: Path, site_packages: Path, requirements: list[str], runtim
                    if re.fullmatch(r"[^/]+\.dist-info/RECORD", n)}
         kept, dropped = allowed(names, chosen, records, tracked_files())
         check_complete(kept, records, chosen, list(exclude_glob))
+        left_out: dict[str, list[int]] = {}
+        for name in sorted(kept):
+            why = left_out_because(name)
+            if why:
+                kept.remove(name)
+                _count(left_out, why, old.getinfo(name).file_size)
         with tempfile.TemporaryDirectory(prefix="boardpass-package-") as temp:
             tree = Path(temp) / "package"
             for name in sorted(kept):
@@ -375,56 +443,151 @@ def rebuild(zip_path: Path, site_packages: Path, requirements: list[str], runtim
             patched = lazy_boto3(utilities.read_text("utf-8")) if utilities.exists() else None
             if patched:
                 utilities.write_text(patched, "utf-8")
+            compiled = {p.relative_to(tree).as_posix(): elf_needs(p.read_bytes())
+                        for p in tree.rglob("*.so*") if p.is_file()}
+            for name in _unused_libraries(compiled):
+                _count(left_out, UNUSED_LIBRARIES, (tree / name).stat().st_size)
+                (tree / name).unlink()
+                del compiled[name]
+            too_new = _too_new(runtime, compiled)
+            if too_new:
+                raise PackageError(_glibc_error(runtime, too_new, records, site_packages))
+            stripped = _strip(tree, sorted(compiled))
             not_compiled = _compile(tree)
-            too_new = _too_new_for(runtime, tree)
+            sourceless, with_source = _bytecode_alone(tree)
             report = _write(tree, zip_path)
     report.update(dropped=sorted(dropped), not_compiled=not_compiled, lazy_boto3=bool(patched),
-                  distributions=sorted(chosen), glibc=too_new)
+                  distributions=sorted(chosen), left_out=left_out, sourceless=sourceless,
+                  with_source=with_source, stripped=stripped)
     return report
 
 
-def glibc_needed(data: bytes) -> tuple[int, int] | None:
-    """The newest ``GLIBC_x.y`` symbol version that a 64-bit little-endian ELF file (a compiled
-    extension) asks for, from its version needs; None when it asks for none."""
+def ours(name: str) -> bool:
+    """Whether a path in the package is the project's or Zappa's, not a distribution's."""
+    return name.split("/")[0] in PROJECT_TOP or name in (*ZAPPA_FILES, "__init__.py")
+
+
+def left_out_because(name: str) -> str | None:
+    """Why a file that the allow-list lets through stays out all the same (``LEFT_OUT``,
+    ``PROJECT_LEFT_OUT``), or None."""
+    if name in PROJECT_LEFT_OUT:
+        return "deploy-time modules of the app"
+    if ours(name):
+        return None
+    return next((why for why, pattern in LEFT_OUT.items() if re.fullmatch(pattern, name)), None)
+
+
+def _count(tally: dict[str, list[int]], why: str, size: int) -> None:
+    files_bytes = tally.setdefault(why, [0, 0])
+    files_bytes[0] += 1
+    files_bytes[1] += size
+
+
+def _unused_libraries(compiled: dict[str, tuple]) -> list[str]:
+    """The bundled libraries (``BUNDLED``) that no other compiled file in ``compiled`` (path:
+    ``elf_needs``) needs, directly or through another bundled library."""
+    bundled = {name.rsplit("/", 1)[1]: name for name in compiled if BUNDLED.fullmatch(name)}
+    pending = [name for name in compiled if not BUNDLED.fullmatch(name)]
+    needed: set[str] = set()
+    while pending:
+        for library in compiled[pending.pop()][1]:
+            if library in bundled and bundled[library] not in needed:
+                needed.add(bundled[library])
+                pending.append(bundled[library])
+    return sorted(set(bundled.values()) - needed)
+
+
+def _sections(data: bytes) -> list[tuple] | None:
+    """The section headers of a 64-bit little-endian ELF file, None for any other file."""
     if data[:6] != b"\x7fELF\x02\x01":
         return None
     shoff, = struct.unpack_from("<Q", data, 0x28)
     shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
-    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
-                for i in range(shnum)]
-    newest = None
-    for _, kind, _, _, offset, _, link, count, _, _ in sections:
-        if kind != 0x6FFFFFFE:  # SHT_GNU_verneed
-            continue
-        strings = sections[link][4]
-        for _ in range(count):
-            _, aux_count, _, aux, following = struct.unpack_from("<HHIII", data, offset)
-            at = offset + aux
-            for _ in range(aux_count):
-                _, _, _, name, aux_next = struct.unpack_from("<IHHII", data, at)
-                end = data.index(b"\0", strings + name)
-                found = re.fullmatch(rb"GLIBC_(\d+)\.(\d+)(?:\.\d+)?", data[strings + name:end])
-                if found:
-                    version = (int(found[1]), int(found[2]))
-                    newest = max(newest or version, version)
-                at += aux_next
-            offset += following
-    return newest
+    return [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
+            for i in range(shnum)]
 
 
-def _too_new_for(runtime: str, tree: Path) -> list[str]:
+def _c_string(data: bytes, at: int) -> bytes:
+    return data[at:data.index(b"\0", at)]
+
+
+def elf_needs(data: bytes) -> tuple[tuple[int, int] | None, list[str]]:
+    """What a compiled file (a 64-bit little-endian ELF extension or library) asks of the
+    system it loads on: the newest ``GLIBC_x.y`` symbol version among its version needs (None
+    when it asks for none, or is no ELF file), and the libraries it needs by name
+    (``DT_NEEDED``)."""
+    newest, libraries = None, []
+    sections = _sections(data) or []
+    for _, kind, _, _, offset, size, link, count, _, _ in sections:
+        if kind == 6:  # SHT_DYNAMIC: (tag, value) pairs, DT_NEEDED = 1, until DT_NULL
+            strings = sections[link][4]
+            for at in range(offset, offset + size, 16):
+                tag, value = struct.unpack_from("<qQ", data, at)
+                if tag == 0:
+                    break
+                if tag == 1:
+                    libraries.append(_c_string(data, strings + value).decode())
+        elif kind == 0x6FFFFFFE:  # SHT_GNU_verneed
+            strings = sections[link][4]
+            for _ in range(count):
+                _, aux_count, _, aux, following = struct.unpack_from("<HHIII", data, offset)
+                at = offset + aux
+                for _ in range(aux_count):
+                    _, _, _, name, aux_next = struct.unpack_from("<IHHII", data, at)
+                    found = re.fullmatch(rb"GLIBC_(\d+)\.(\d+)(?:\.\d+)?",
+                                         _c_string(data, strings + name))
+                    if found:
+                        version = (int(found[1]), int(found[2]))
+                        newest = max(newest or version, version)
+                    at += aux_next
+                offset += following
+    return newest, libraries
+
+
+def _too_new(runtime: str, compiled: dict[str, tuple]) -> dict[str, tuple[int, int]]:
     """The compiled files that ask for a newer glibc than the runtime's Amazon Linux has."""
     limit = RUNTIME_GLIBC.get(runtime)
-    if not limit:
-        return []
-    found = []
-    for path in sorted(tree.rglob("*.so*")):
-        if path.is_file():
-            needed = glibc_needed(path.read_bytes())
-            if needed and needed > limit:
-                where = path.relative_to(tree).as_posix()
-                found.append(f"{where} (glibc {needed[0]}.{needed[1]})")
-    return found
+    return {name: glibc for name, (glibc, _) in sorted(compiled.items())
+            if limit and glibc and glibc > limit}
+
+
+def _glibc_error(runtime: str, too_new: dict[str, tuple[int, int]], records: dict[str, str],
+                 site_packages: Path) -> str:
+    """Which files would not load on Lambda, and the command that installs their packages
+    from wheels made for its C library."""
+    owners = {file: _dist_name(record.split("/")[0]) for record, text in records.items()
+              for file in _record_files(text)}
+    limit = ".".join(map(str, RUNTIME_GLIBC[runtime]))
+    lines = [(f"compiled files that need a newer C library than the {runtime} runtime's glibc "
+              f"{limit}, and would not load on Lambda:")]
+    for name, glibc in too_new.items():
+        owner = owners.get(name, "built in the checkout: build it on an older Linux")
+        lines.append(f"  {name} needs glibc {glibc[0]}.{glibc[1]} ({owner})")
+    dists = " ".join(sorted({owners[name] for name in too_new if name in owners}))
+    if dists:
+        site = shlex.quote(str(site_packages))
+        lines += [("Install them from manylinux2014 wheels (glibc 2.17) in the environment you "
+                   "package from, then package again (docs/deploy.md, Compiled code):"),
+                  f"  pip uninstall -y {dists}",
+                  ("  pip install --no-deps --only-binary=:all: --platform manylinux2014_x86_64 "
+                   f"--target {site} {dists}")]
+    return "\n".join(lines)
+
+
+def _strip(tree: Path, compiled: list[str]) -> int | str:
+    """The compiled files without their debug information and the symbols nothing links to
+    (binutils' ``strip --strip-unneeded``, as Linux distributions ship libraries): what they
+    export and load by stays. The bytes it saved, or why it couldn't."""
+    files = [tree / name for name in compiled if (tree / name).read_bytes()[:4] == b"\x7fELF"]
+    strip = shutil.which("strip")
+    if not strip:
+        return "no strip command (binutils)"
+    before = sum(path.stat().st_size for path in files)
+    done = subprocess.run([strip, "--strip-unneeded", *map(str, files)], capture_output=True,
+                          text=True, check=False)
+    if done.returncode != 0:
+        return f"strip failed: {done.stderr.strip()[:500]}"
+    return before - sum(path.stat().st_size for path in files)
 
 
 def _compile(tree: Path) -> list[str]:
@@ -436,10 +599,28 @@ def _compile(tree: Path) -> list[str]:
                                 invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
     if ok:
         return []
-    from importlib.util import cache_from_source
-
     return [s.relative_to(tree).as_posix() for s in sources
             if not Path(cache_from_source(str(s))).exists()]
+
+
+def _bytecode_alone(tree: Path) -> tuple[int, int]:
+    """Each distribution's module as its bytecode alone, ``x.pyc`` in place of ``x.py`` (which
+    Python imports as it is); the app's and Zappa's modules keep their source beside their
+    ``__pycache__``: the engine's build is checked against it at start, and tracebacks show
+    its lines. Returns how many modules are bytecode alone, how many keep their source."""
+    alone = kept = 0
+    for source in sorted(tree.rglob("*.py")):
+        cached = Path(cache_from_source(str(source)))
+        if ours(source.relative_to(tree).as_posix()) or not cached.exists():
+            kept += 1
+            continue
+        cached.replace(source.with_suffix(".pyc"))
+        source.unlink()
+        alone += 1
+    for folder in sorted(tree.rglob("__pycache__"), reverse=True):
+        if not any(folder.iterdir()):
+            folder.rmdir()
+    return alone, kept
 
 
 def _write(tree: Path, zip_path: Path) -> dict:
@@ -508,7 +689,7 @@ class Context:
 answer = handler.lambda_handler(EVENT, Context())
 answered = time.perf_counter()
 ours = [m for m in list(sys.modules.values()) if getattr(m, "__file__", None)
-        and m.__file__.startswith(PATHS[0]) and m.__file__.endswith(".py")]
+        and m.__file__.startswith(PATHS[0]) and m.__file__.endswith((".py", ".pyc"))]
 print(json.dumps({
     "import": imported - start, "first_answer": answered - start,
     "status": answer["statusCode"], "boto3": "boto3" in sys.modules,
@@ -520,6 +701,21 @@ print(json.dumps({
 
 # The Lambda runtime's own libraries, for a package that imports boto3 at start.
 RUNTIME_LIBRARIES = LAMBDA_PROVIDES + ("dateutil", "six")
+
+
+def runtime_libraries(folder: Path) -> Path:
+    """``folder`` made to hold this machine's boto3, botocore and what they need (links), to
+    put after a package on ``sys.path`` as Lambda puts its runtime's."""
+    import importlib.util
+
+    folder.mkdir()
+    for name in RUNTIME_LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        if spec and spec.origin:
+            origin = Path(spec.origin)
+            source = origin.parent if origin.name == "__init__.py" else origin
+            (folder / source.name).symlink_to(source)
+    return folder
 
 
 def cold_start(zip_path: Path, runs: int = 5, with_boto3: bool = False) -> dict:
@@ -535,17 +731,7 @@ def cold_start(zip_path: Path, runs: int = 5, with_boto3: bool = False) -> dict:
         unzipped = sum(p.stat().st_size for p in task.rglob("*") if p.is_file())
         paths = [str(task)]
         if with_boto3:
-            runtime = Path(temp) / "runtime"
-            runtime.mkdir()
-            import importlib.util
-
-            for name in RUNTIME_LIBRARIES:
-                spec = importlib.util.find_spec(name)
-                if spec and spec.origin:
-                    origin = Path(spec.origin)
-                    source = origin.parent if origin.name == "__init__.py" else origin
-                    (runtime / source.name).symlink_to(source)
-            paths.append(str(runtime))
+            paths.append(str(runtime_libraries(Path(temp) / "runtime")))
         code = _CHILD.replace("PATHS", repr(paths)).replace("EVENT", repr(FIRST_REQUEST))
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": temp, "LANG": "C.UTF-8",
                "AWS_LAMBDA_FUNCTION_NAME": "boardpass-dev", "AWS_REGION": "us-east-1",
