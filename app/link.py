@@ -26,6 +26,9 @@ Payload (varint = unsigned LEB128)::
         played for absent players, each as its distance from the one before
     format 2, flag 64 (after flag 32's): varint count, then per "I'm back" (a player auto-played
         for missing turns came back): varint its log step's distance from the one before, u8 seat
+    format 2, flag 256 (no data): the table plays by hand. Without it (links, pass-the-phone)
+        every step of a person's turn that has no alternative is played for them: the roll, a
+        single legal move (``Game.hand_on``); rooms always set it
     8 bytes seed
     varint  log count                       (decisions, forced ones included)
     if any seat has a phone:
@@ -59,7 +62,7 @@ from app.keys import Keys
 GAMES = ("parcheesi", "red-arse", "ludo")
 LANGUAGES = ("en", "es")
 FORMAT_VERSIONS = (1, 2)
-_LANG, _HOST, _JOINS, _MEDALS, _CLOCK, _AUTO, _BACK, _OUTS = 1, 2, 4, 8, 16, 32, 64, 128
+_LANG, _HOST, _JOINS, _MEDALS, _CLOCK, _AUTO, _BACK, _OUTS, _BY_HAND = 1, 2, 4, 8, 16, 32, 64, 128, 256
 MAX_TOKEN = 4096
 MAX_SEATS = 6
 MAX_NAME = 24
@@ -162,6 +165,7 @@ class Header:
     since: int = 0  # the server's clock (minutes since 1970) when this link's turn began
     auto: tuple[int, ...] = ()  # log steps at which turns were played for absent players
     back: tuple[tuple[int, int], ...] = ()  # (log step, seat): an auto-played player came back
+    by_hand: bool = False  # every step is the player's: none with no alternative is played for them
 
     def __post_init__(self):
         object.__setattr__(self, "seats", tuple(self.seats))
@@ -192,6 +196,7 @@ class Header:
         flags |= _JOINS * any(s.joined for s in self.seats)
         flags |= _CLOCK * bool(self.deadline or self.since) | _AUTO * bool(self.auto)
         flags |= _BACK * bool(self.back) | _OUTS * any(s.out for s in self.seats)
+        flags |= _BY_HAND * bool(self.by_hand)
         return flags | _MEDALS * any(any(s.medals) for s in self.seats)
 
     @property
@@ -345,7 +350,7 @@ def _unpack(payload: bytes, keys: Keys | None) -> tuple[Header, LogReader]:
         raise UnknownVersion()
     options = read.varint()
     flags = read.varint() if version == 2 else 0
-    if flags >= _OUTS << 1:
+    if flags >= _BY_HAND << 1:
         raise UnknownVersion()
     table = {}
     if flags & _LANG:
@@ -369,6 +374,8 @@ def _unpack(payload: bytes, keys: Keys | None) -> tuple[Header, LogReader]:
             step += read.varint()
             back.append((step, read.u8()))
         table["back"] = tuple(back)
+    if flags & _BY_HAND:
+        table["by_hand"] = True
     seat_count = read.u8()
     if seat_count > MAX_SEATS:
         raise MalformedLink()

@@ -38,12 +38,13 @@ class Game:
 
     @classmethod
     def new(cls, game: str, seats: list[Seat], keys: Keys, seed: bytes | None = None,
-            options: int = 0) -> "Game":
-        """A fresh game; ``seed`` defaults to 8 random bytes (tests pass their own)."""
+            options: int = 0, by_hand: bool = False) -> "Game":
+        """A fresh game; ``seed`` defaults to 8 random bytes (tests pass their own);
+        ``by_hand``: its players take every step themselves (``Header.by_hand``)."""
         rules = rules_for(game, options)
         seed = secrets.token_bytes(link.SEED_BYTES) if seed is None else seed
         header = Header(game=game, seats=tuple(seats), seed=seed, options=options,
-                        rules_version=rules.rules_version)
+                        rules_version=rules.rules_version, by_hand=by_hand)
         return cls(header, new_match(header, game_secret(keys.dice, seed)), keys)
 
     @classmethod
@@ -120,6 +121,61 @@ class Game:
             self.turn_steps.append(step)
         return self.over or self.match.turn != seat
 
+    def play_forced(self, seat: int) -> bool:
+        """The rest of ``seat``'s turn that has no alternative, played for them as ``hand_on``
+        does, the steps added to ``turn_steps``; returns True when the turn is over."""
+        match = self.match
+        while match.turn == seat and self._forced_step():
+            kind, _, move = match.history[-1]
+            self.turn_steps.append("roll" if kind == "roll" else
+                                   {"from": move.src, "to": move.dst, "values": list(move.values)})
+        return self.over or match.turn != seat
+
+    def hand_on(self, watch=None) -> int:
+        """Play on until a person has a decision to make, or the game ends: the bots' turns
+        and those of players away (``play_bots``), and, unless the table plays by hand, every
+        step of a person's turn that has no alternative: the roll (the dice are fixed, so
+        rolling is never a choice), a single legal move; a roll with no move ends the turn by
+        itself. A re-roll claim is the player's own act: play stops there. Returns how many
+        steps were taken; ``watch`` as in ``play_bots``."""
+        taken = self.play_bots(watch)
+        while not self.header.by_hand and self._forced_step():
+            taken += 1
+            if watch:
+                watch(self.match)
+            taken += self.play_bots(watch)
+        return taken
+
+    def _forced_step(self) -> bool:
+        """Take the next step if it has no alternative (a roll, the one legal move)."""
+        match = self.match
+        if match.phase == ROLL:
+            match.roll()
+        elif match.phase == MOVE and len(match.legal_moves()) == 1:
+            match.play(0)
+        else:
+            return False
+        return True
+
+    def people_played(self, before: int | None = None) -> bool:
+        """Whether a person took a step of their own (before step ``before``): bots' steps,
+        and those played for a person with nothing to decide, are nobody's choice."""
+        seats, steps = self.header.seats, self.match.steps
+        return any(not seats[seat].bot and (self.header.by_hand or steps[i][1] > 1)
+                   for i, (_, seat, _) in enumerate(self.match.history[:before]))
+
+    def restarted(self) -> "Game":
+        """The same table back at its first step (a table still being set, where nobody has
+        played a step of their own: ``people_played``); ``hand_on`` plays it on again."""
+        match = new_match(self.header, game_secret(self.keys.dice, self.header.seed))
+        return Game(self.header, match, self.keys, self.source)
+
+    def forced_turn(self, start: int, end: int) -> bool:
+        """Whether the steps ``start`` to ``end`` (one person's turn) were played for them
+        because none had an alternative: never at a table that plays by hand."""
+        return not self.header.by_hand and \
+            all(radix == 1 for _, radix in self.match.steps[start:end])
+
     def play_bots(self, watch=None) -> int:
         """Play the bots' turns from here until a human is to move or the game ends (a table
         of bots plays to the end); returns how many steps they took. Bots claim every re-roll.
@@ -187,7 +243,8 @@ class Game:
     def missed(self, seat: int) -> int:
         """How many of the seat's turns in a row, up to now, were played for them (since they
         last said "I'm back"): a turn counts once a step of it was played for them. A turn in
-        progress that nobody played for them yet doesn't count either way."""
+        progress that nobody played for them yet doesn't count either way, nor does a turn
+        with nothing to decide (``forced_turn``): it says nothing of whether they are there."""
         if not self.header.auto:
             return 0
         back = max((step for step, who in self.header.back if who == seat), default=-1)
@@ -203,6 +260,8 @@ class Game:
         for start, end in reversed(turns):
             if end <= back:
                 break
+            if self.forced_turn(start, end) and not any(start <= a < end for a in auto):
+                continue  # nothing to decide: played for them, neither missed nor answered
             if any(start <= a < end for a in auto):
                 count += 1
             elif end < len(history) or self.match.turn != seat:
@@ -345,8 +404,8 @@ class Game:
         seats = [replace(s, joined=0, out=0, medals=tuple(a + b for a, b in zip(s.medals, won[i])))
                  for i, s in enumerate(self.header.seats)]
         game = Game.new(self.header.game, seats, self.keys, seed, options)
-        return Game(replace(game.header, lang=self.header.lang, host=self.header.host),
-                    game.match, self.keys)
+        return Game(replace(game.header, lang=self.header.lang, host=self.header.host,
+                            by_hand=self.header.by_hand), game.match, self.keys)
 
     def with_seats(self, seats: list[Seat]) -> "Game":
         """The same game with changed seat details (names, phones); colors can't change."""

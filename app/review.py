@@ -119,7 +119,7 @@ def _setting(config, name: str, default: int) -> int:
 def ahead(game: Game, since: int, config, now: float) -> int:
     """Queue what the pages will ask for from step ``since`` on (the reviews of people's
     decisions, for the feed and the finished game's review, then the chances where the next
-    turn begins, for the next player's pills) with the analysis workers, to
+    link opens, for the next player's pills) with the analysis workers, to
     be worked out and kept in the store at ``STORE_URL``, within the game's
     ``ANALYSIS_PER_GAME_HOUR``; how many were queued. None without workers (Lambda: the pages
     ask), nor past their backlog."""
@@ -127,10 +127,7 @@ def ahead(game: Game, since: int, config, now: float) -> int:
     if not workers.workers:
         return 0
     reviews = [step for step, _ in decisions(game) if step >= since]
-    history = game.match.history
-    starts = []
-    if game.over or not history or history[-1][1] != game.match.turn:  # not a turn going on
-        starts.append(len(history))
+    starts = [len(game.match.history)]  # the next link's position (its dice may be rolled)
     states = states_at(game, reviews + starts)
     asked = [review_question(game, step, states[step], config) for step in reviews] + \
         [chances_question(game, states[step], config) for step in starts]

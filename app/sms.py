@@ -36,7 +36,7 @@ import os
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from urllib.parse import quote, urlsplit
 
 from app.engine.text import N_, Text
@@ -106,11 +106,12 @@ class Delivery:
 # --- message text ---------------------------------------------------------------------------
 
 def turn_message(mover: str | None, next_name: str, url: str, game_title: str = "Parcheesi",
-                 lang: str = "en") -> str:
+                 lang: str = "en", news: Handoff | None = None) -> str:
     """The text that hands the turn to the next player, with the link at the end.
 
     ``mover`` is the name of who just moved, or None when the game was just created (the text is
-    then an invitation). The result is always GSM-7 (see ``gsm7_length``) and plain text: it
+    then an invitation). ``news`` says what was played for the players since, with nothing to
+    decide, and what the next player rolled (``Handoff``). The result is always GSM-7 (see ``gsm7_length``) and plain text: it
     contains the names as typed apart from the cleaning below, so escape it like any text
     when it is put in HTML.
 
@@ -152,27 +153,57 @@ def turn_message(mover: str | None, next_name: str, url: str, game_title: str = 
     'Ana Maria moved. Your turn in Boardpass, evil com: https://b.example/p/x'
     >>> turn_message("Jo http://bit.ly/x", "Call +1 (900) 555-0199", "https://b.example/p/x")
     'Jo bit ly/x moved. Your turn in Boardpass, Call: https://b.example/p/x'
+    >>> turn_message("Ana", "Dev", "https://b.example/p/x", "Ludo",
+    ...              news=Handoff(no_move=["Ben", "Cy"], rolled=(6,)))
+    'Ana moved. Ben and Cy had no move. Your turn in Boardpass, Dev: you rolled 6. https://b.example/p/x'
     """
     link = _clean_url(url)
     who = _clean_text(next_name, NAME_CHARS)
+    news = news or Handoff()
+    dice = listed([str(n) for n in news.rolled]) if news.rolled else None
     if mover is None:
         title = _clean_text(game_title, 40) or "Boardpass"
-        if who:
-            text = Text("%(who)s, you're invited to a game of %(title)s in Boardpass. "
-                        "Your turn: %(link)s", who=who, title=title, link=link)
-        else:
-            text = Text("You're invited to a game of %(title)s in Boardpass. Your turn: %(link)s",
-                        title=title, link=link)
+        lead = Text("%(who)s, you're invited to a game of %(title)s in Boardpass.", who=who,
+                    title=title) if who else \
+            Text("You're invited to a game of %(title)s in Boardpass.", title=title)
+        turn = Text("Your turn: you rolled %(dice)s. %(link)s", dice=dice, link=link) if dice \
+            else Text("Your turn: %(link)s", link=link)
     else:
         moved = _clean_text(mover, NAME_CHARS) or translate(N_("A player"), lang)
-        if who:
-            text = Text("%(moved)s moved. Your turn in Boardpass, %(who)s: %(link)s",
-                        moved=moved, who=who, link=link)
+        lead = Text("%(moved)s moved.", moved=moved)
+        if dice:
+            turn = Text("Your turn in Boardpass, %(who)s: you rolled %(dice)s. %(link)s",
+                        who=who, dice=dice, link=link) if who else \
+                Text("Your turn in Boardpass: you rolled %(dice)s. %(link)s", dice=dice,
+                     link=link)
         else:
-            text = Text("%(moved)s moved. Your turn in Boardpass: %(link)s", moved=moved,
-                        link=link)
+            turn = Text("Your turn in Boardpass, %(who)s: %(link)s", who=who, link=link) \
+                if who else Text("Your turn in Boardpass: %(link)s", link=link)
+    parts = [lead]
+    no_move = [name for name in map(_clean_name, news.no_move) if name]
+    only_move = [name for name in map(_clean_name, news.only_move) if name]
+    if no_move:
+        parts.append(Text("%(names)s had no move.", names=listed(no_move)))
+    if only_move:
+        parts.append(Text("%(names)s had one move only, played for them.",
+                          names=listed(only_move)))
     # Translations are written in GSM-7 (Spanish without á, í, ó, ú: tests/test_sms.py checks).
-    return translate(text, lang)
+    return " ".join(translate(part, lang) for part in [*parts, turn])
+
+
+@dataclass
+class Handoff:
+    """What the server played for the people, with nothing to decide, between one player's
+    turn and the next player's decision: who had no move, whose only move was played, and
+    what the next player rolled (their dice, already rolled)."""
+
+    no_move: list[str] = field(default_factory=list)
+    only_move: list[str] = field(default_factory=list)
+    rolled: tuple[int, ...] = ()
+
+
+def _clean_name(name: str) -> str:
+    return _clean_text(name, NAME_CHARS)
 
 
 def results_message(winner: str, host: str, url: str, game_title: str,
@@ -447,18 +478,23 @@ def _only_in(codes: tuple[str, ...]) -> str:
 
 
 def _country_list(codes: tuple[str, ...]) -> str:
-    """ "the United States, Canada and Argentina", each name and joint a ``Text`` of its own so
-    that the whole translates."""
-    names = [_COUNTRY_NAMES.get(code, code) for code in codes]
-    if len(names) == 1:
-        return names[0]
-    # TRANSLATORS: the last two of a list of countries ("Canada and Argentina").
-    listed = Text("%(first)s and %(last)s", first=names[-2], last=names[-1])
-    for name in reversed(names[:-2]):
-        # TRANSLATORS: a country before the rest of a list ("the United States, Canada and
+    """ "the United States, Canada and Argentina"."""
+    return listed([_COUNTRY_NAMES.get(code, code) for code in codes])
+
+
+def listed(items: list) -> str:
+    """ "Ana, Ben and Cy", each item and joint a ``Text`` of its own so that the whole
+    translates: countries, players' names, dice."""
+    if len(items) == 1:
+        return items[0]
+    # TRANSLATORS: the last two of a list of countries, names or dice ("Canada and Argentina",
+    # "Ben and Cy", "6 and 3").
+    joined = Text("%(first)s and %(last)s", first=items[-2], last=items[-1])
+    for item in reversed(items[:-2]):
+        # TRANSLATORS: an item before the rest of a list ("the United States, Canada and
         # Argentina"); the comma is likely to stay.
-        listed = Text("%(first)s, %(rest)s", first=name, rest=listed)
-    return listed
+        joined = Text("%(first)s, %(rest)s", first=item, rest=joined)
+    return joined
 
 
 def _argentine_mobile(phonenumbers, number):

@@ -298,7 +298,7 @@ def shot(page, name: str) -> None:
 # -- games with known dice ------------------------------------------------------------------
 
 def new_game(seed: int) -> Game:
-    return Game.new("parcheesi", list(SEATS), KEYS, seed=seed.to_bytes(8, "big"))
+    return Game.new("parcheesi", list(SEATS), KEYS, seed=seed.to_bytes(8, "big"), by_hand=True)
 
 
 def find_seed(wanted, tries: int = 500) -> int:
@@ -405,7 +405,7 @@ def red_arse_game(seed: int, players: int = 6, board: int = 6, off=()) -> Game:
 
     seats = [Seat(name=RA_NAMES[i], color=i) for i in range(players)]
     return Game.new("red-arse", seats, KEYS, seed=seed.to_bytes(8, "big"),
-                    options=options_for(board, off))
+                    options=options_for(board, off), by_hand=True)
 
 
 def find_red_arse_decision(wanted, seeds: int = 100, steps: int = 4000, **table):
@@ -430,7 +430,7 @@ def ludo_game(seed: int, players: int = 3, board: int = 4, host: int = 0,
     medals = list(medals) + [(0, 0, 0)] * (players - len(medals))
     seats = [Seat(name=RA_NAMES[i], color=i, medals=medals[i]) for i in range(players)]
     game = Game.new("ludo", seats, keys, seed=seed.to_bytes(8, "big"),
-                    options=6 if board == 6 else 0)
+                    options=6 if board == 6 else 0, by_hand=True)
     return Game(replace(game.header, host=host), game.match, keys) if host else game
 
 
@@ -512,7 +512,7 @@ def against_bots(rounds: int = 2, after: int = 6) -> str:
     """A Ludo link of Ana and three bots, at Ana's turn some way into the game, such that each of
     her next ``rounds`` turns is followed by bots' turns that move pieces."""
     for number in range(50):
-        game = Game.new("ludo", BOT_SEATS, KEYS, seed=number.to_bytes(8, "big"))
+        game = Game.new("ludo", BOT_SEATS, KEYS, seed=number.to_bytes(8, "big"), by_hand=True)
         game.play_bots()
         for turn in range(60):
             if game.over:
@@ -535,7 +535,7 @@ def bots_end_it() -> tuple[str, Game]:
     easy = [replace(seat, bot=1, name=f"Bot {i + 1} (easy)") if seat.bot else seat
             for i, seat in enumerate(BOT_SEATS)]
     for number in range(200):
-        game = Game.new("ludo", easy, KEYS, seed=number.to_bytes(8, "big"))
+        game = Game.new("ludo", easy, KEYS, seed=number.to_bytes(8, "big"), by_hand=True)
         game.play_bots()
         while not game.over:
             token = game.token()

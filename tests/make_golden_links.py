@@ -171,6 +171,22 @@ def whatsapp() -> dict[str, Game]:
     return cases
 
 
+def by_hand() -> dict[str, Game]:
+    """Tables that play every step by hand (rooms; links whose creator switched off playing
+    turns with nothing to decide), for each game at its newest rules version, alone and with
+    every other extra of format 2."""
+    cases = {}
+    for name, options in (("parcheesi", 0), ("red-arse", 0), ("ludo", ludo_options(4))):
+        version = rules_for(name).rules_version
+        game = new(name, version, "by hand", seats(4), options)
+        cases[f"{name}: by hand"] = played(Game(replace(game.header, by_hand=True), game.match,
+                                                game.keys), 40)
+    game = MAKERS["ludo"](rules_for("ludo").rules_version)["every field"]
+    cases["ludo: by hand, every field"] = Game(replace(game.header, by_hand=True), game.match,
+                                               game.keys)
+    return cases
+
+
 def case(name: str, game: Game) -> dict:
     winner = game.state.winner if game.over else None
     return {"name": name, "token": game.token(), "header": record(game.header),
@@ -189,12 +205,14 @@ def main() -> None:
                                         "rules_version": version, "links": links},
                                        indent=1, ensure_ascii=False) + "\n")
             print(f"{path}: {len(links)} links")
-    path = GOLDEN / "whatsapp-fields.json"  # the WhatsApp choice, added to the phone blob
-    if not path.exists():
-        links = [case(title, game) for title, game in whatsapp().items()]
-        path.write_text(json.dumps({"keys": "Keys.for_tests('golden')", "links": links},
-                                   indent=1, ensure_ascii=False) + "\n")
-        print(f"{path}: {len(links)} links")
+    # The WhatsApp choice, added to the phone blob; a table that plays by hand, flag 256.
+    for path, make in ((GOLDEN / "whatsapp-fields.json", whatsapp),
+                       (GOLDEN / "by-hand-fields.json", by_hand)):
+        if not path.exists():
+            links = [case(title, game) for title, game in make().items()]
+            path.write_text(json.dumps({"keys": "Keys.for_tests('golden')", "links": links},
+                                       indent=1, ensure_ascii=False) + "\n")
+            print(f"{path}: {len(links)} links")
 
 
 if __name__ == "__main__":

@@ -54,7 +54,7 @@ def mid_turn(game: str, players: int) -> tuple[str, list]:
     own: the store takes games of one seed for one game, and the newest link for its only.)"""
     options = table_options(game, players)
     played = Game.new(game, demo_seats(game, players, options), KEYS,
-                      seed=simulation_seed(f"accessibility {game} {players}", 0), options=options)
+                      seed=simulation_seed(f"accessibility {game} {players}", 0), options=options, by_hand=True)
     token, taken, seat, turns = played.token(), [], played.match.turn, 0
     while not played.over:
         if played.match.turn != seat:

@@ -21,7 +21,7 @@ PLAYERS = [{"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]
 
 
 def create(client, players=PLAYERS):
-    response = client.post("/api/games", json={"game": "parcheesi", "players": players})
+    response = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": players})
     assert response.status_code == 201, response.json
     return response.json
 
@@ -31,7 +31,7 @@ def created_with(client, wanted) -> dict:
     seed, so tests pick a seed instead of hoping)."""
     for number in range(500):
         game = Game.new("parcheesi", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS,
-                        seed=number.to_bytes(8, "big"))
+                        seed=number.to_bytes(8, "big"), by_hand=True)
         if wanted(game.match.die(game.match.next_die), game.match.die(game.match.next_die + 1)):
             return client.get(f"/api/games/{game.token()}").json
     raise AssertionError("no seed found")
@@ -161,7 +161,7 @@ def test_finishing_a_turn_returns_the_next_link_for_the_next_player(client):
 def test_phone_changes_go_out_with_the_next_link(client):
     # The host's first turn: they may set anyone's name and number (later, only their own).
     game = next(g for g in (Game.new("parcheesi", [link.Seat("Ana", 0), link.Seat("Ben", 2)],
-                                     KEYS, seed=n.to_bytes(8, "big")) for n in range(100))
+                                     KEYS, seed=n.to_bytes(8, "big"), by_hand=True) for n in range(100))
                 if g.match.turn == g.header.host and not g.match.steps)
     view = client.get(f"/api/games/{game.token()}").json
     steps, _ = play_until_turn_over(client, view)
@@ -197,7 +197,7 @@ def test_an_oversized_link_is_refused(client):
 
 
 def test_a_link_from_another_rules_version_is_refused_as_gone(client):
-    game = Game.new("parcheesi", [link.Seat("A", 0), link.Seat("B", 2)], KEYS)
+    game = Game.new("parcheesi", [link.Seat("A", 0), link.Seat("B", 2)], KEYS, by_hand=True)
     from dataclasses import replace
     old = link.encode(replace(game.header, rules_version=99), [], KEYS)
     assert_error(client.get(f"/api/games/{old}"), 410)
@@ -333,7 +333,7 @@ def test_a_missing_page_is_a_friendly_404(client):
 
 def game_with_phones(client, phone, seed=bytes(8)):
     game = Game.new("parcheesi", [link.Seat("Ana", 0, phone="+14155550100"),
-                                  link.Seat("Ben", 2, phone=phone)], KEYS, seed=seed)
+                                  link.Seat("Ben", 2, phone=phone)], KEYS, seed=seed, by_hand=True)
     view = client.get(f"/api/games/{game.token()}").json
     if view["turn"] != 0:  # make Ana the mover, so that Ben is the one texted
         steps, _ = play_until_turn_over(client, view)
@@ -454,7 +454,7 @@ def test_signed_links_this_version_cannot_play_are_refused_not_crashed(client):
 
 def test_phone_numbers_never_appear_in_a_game_read(client):
     game = Game.new("parcheesi", [link.Seat("Ana", 0, phone="+14155550100"),
-                                  link.Seat("Ben", 2, phone="+14155550199")], KEYS)
+                                  link.Seat("Ben", 2, phone="+14155550199")], KEYS, by_hand=True)
     read = client.get(f"/api/games/{game.token()}").data
     assert b"4155550100" not in read and b"4155550199" not in read  # in any form
     game.match.roll()
@@ -505,7 +505,7 @@ def test_no_request_body_makes_the_server_fail(client, body, endpoint):
 
 
 FUZZ_TOKEN = Game.new("parcheesi", [link.Seat("A", 0), link.Seat("B", 2)], KEYS,
-                      seed=bytes(8)).token()
+                      seed=bytes(8), by_hand=True).token()
 
 
 # -- Red Arse: table settings, seats, the claim window ------------------------------------------
@@ -560,23 +560,23 @@ def test_red_arse_defaults_to_the_4_player_board_with_every_house_rule(client):
     ("board=6", "\"settings\" is an object"),
 ])
 def test_bad_red_arse_settings_are_a_clear_400(client, settings, words):
-    response = client.post("/api/games", json={"game": "red-arse", "players": RA_PLAYERS,
+    response = client.post("/api/games", json={"autoplay": False, "game": "red-arse", "players": RA_PLAYERS,
                                                "settings": settings})
     assert_error(response, 400)
     assert words in response.json["error"]["message"]
 
 
 def test_parcheesi_takes_no_settings_and_games_are_named_by_text(client):
-    response = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS,
+    response = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": PLAYERS,
                                                "settings": {"board": 6}})
     assert_error(response, 400)
     assert "Parcheesi has no settings" in response.json["error"]["message"]
-    assert_error(client.post("/api/games", json={"game": ["red-arse"], "players": PLAYERS}), 400)
+    assert_error(client.post("/api/games", json={"autoplay": False, "game": ["red-arse"], "players": PLAYERS}), 400)
 
 
 def test_red_arse_seats_use_the_board_s_colors(client):
     def create_ra(players, board):
-        return client.post("/api/games", json={"game": "red-arse", "players": players,
+        return client.post("/api/games", json={"autoplay": False, "game": "red-arse", "players": players,
                                                "settings": {"board": board}})
     refused = create_ra(RA_PLAYERS, 4)  # purple is on the 6-player board only
     assert_error(refused, 400)
@@ -652,7 +652,7 @@ def red_arse_claim_point(options=0):
     from app.engine.core import CLAIM, ROLL
     for number in range(300):
         game = Game.new("red-arse", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS,
-                        seed=number.to_bytes(8, "big"), options=options)
+                        seed=number.to_bytes(8, "big"), options=options, by_hand=True)
         token, seat, steps = game.token(), game.match.turn, []
         while game.match.turn == seat and game.match.phase != CLAIM:
             if game.match.phase == ROLL:
@@ -719,7 +719,7 @@ def test_with_the_claim_rule_off_a_re_roll_needs_no_claim(client):
     from app.engine.core import ROLL
     for number in range(300):
         game = Game.new("red-arse", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS,
-                        seed=number.to_bytes(8, "big"), options=options_for(4, off=["claim"]))
+                        seed=number.to_bytes(8, "big"), options=options_for(4, off=["claim"]), by_hand=True)
         token, seat, steps = game.token(), game.match.turn, []
         while game.match.turn == seat and not game.over:
             if game.match.phase == ROLL:
@@ -741,7 +741,7 @@ def test_with_the_claim_rule_off_a_re_roll_needs_no_claim(client):
 def test_a_red_arse_view_lists_paths_for_moves_and_the_one_die(client):
     for number in range(100):
         game = Game.new("red-arse", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS,
-                        seed=number.to_bytes(8, "big"), options=0)
+                        seed=number.to_bytes(8, "big"), options=0, by_hand=True)
         view = client.post(f"/api/games/{game.token()}/moves",
                            json={"seat": game.match.turn, "steps": ["roll"]}).json
         if view["phase"] == "move":
@@ -773,7 +773,7 @@ LU_PLAYERS = [{"name": "Ana", "color": "green"}, {"name": "Ben", "color": "red"}
 
 
 def lu_create(client, players=LU_PLAYERS, **body):
-    return client.post("/api/games", json={"game": "ludo", "players": players, **body})
+    return client.post("/api/games", json={"autoplay": False, "game": "ludo", "players": players, **body})
 
 
 @pytest.mark.parametrize("size, squares, colors", [(None, 52, 4), ("4", 52, 4), ("6", 78, 6)])
@@ -832,13 +832,13 @@ def test_a_ludo_table_keeps_its_board_and_its_host(client):
 ])
 def test_bad_ludo_tables_are_a_clear_400(client, body, words):
     body = {"players": LU_PLAYERS, "settings": {"board": 6}, **body}
-    response = client.post("/api/games", json={"game": "ludo", **body})
+    response = client.post("/api/games", json={"autoplay": False, "game": "ludo", **body})
     assert_error(response, 400)
     assert words in response.json["error"]["message"]
 
 
 def test_only_ludo_tables_have_a_host(client):
-    response = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS, "host": 1})
+    response = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": PLAYERS, "host": 1})
     assert_error(response, 400)
     assert response.json["error"]["message"] == "Parcheesi tables have no host."
 
@@ -1046,7 +1046,7 @@ def test_home_offers_ludo_and_its_rules_page(client):
 
 
 def test_a_ludo_table_for_three_takes_one_more_player_and_no_more(client):
-    made = client.post("/api/games", json={"game": "ludo", "settings": {"capacity": 3},
+    made = client.post("/api/games", json={"autoplay": False, "game": "ludo", "settings": {"capacity": 3},
                                            "players": LU_PLAYERS[:2]}).json
     assert made["settings"] == {"board": 4, "capacity": 3}
     host = made["host"]
@@ -1078,7 +1078,7 @@ def first_roll_without_a_move(game: str, lang: str = "en") -> Game:
     from app.play import demo_seats
 
     for number in range(100):
-        played = Game.new(game, demo_seats(game, 2), KEYS, seed=number.to_bytes(8, "big"))
+        played = Game.new(game, demo_seats(game, 2), KEYS, seed=number.to_bytes(8, "big"), by_hand=True)
         played = Game(replace(played.header, lang=lang), played.match, KEYS)
         ahead = Game.from_token(played.token(), KEYS)
         ahead.step()

@@ -26,7 +26,7 @@ def seeded(monkeypatch, seed: bytes) -> None:
 
 
 def create(client, players, game="ludo", **extra):
-    response = client.post("/api/games", json={"game": game, "players": players, **extra})
+    response = client.post("/api/games", json={"autoplay": False, "game": game, "players": players, **extra})
     assert response.status_code == 201, response.json
     return response.json
 
@@ -58,7 +58,7 @@ def send_turn(client, view, choose=lambda game: 0):
 
 
 def seat_game(game: str, seats: list[Seat], seed: bytes, options: int = 0) -> Game:
-    return Game.new(game, seats, KEYS, seed=seed, options=options)
+    return Game.new(game, seats, KEYS, seed=seed, options=options, by_hand=True)
 
 
 def find_seed(game: str, seats: list[Seat], wanted, options: int = 0, tries: int = 300) -> bytes:
@@ -341,7 +341,7 @@ def test_a_rematch_keeps_the_bots_and_lets_them_move_first(client, monkeypatch):
 ])
 def test_bad_bot_players_are_a_clear_400_in_both_languages(client, players, english, spanish):
     for lang, words in (("en", english), ("es", spanish)):
-        response = client.post("/api/games", json={"game": "ludo", "players": players,
+        response = client.post("/api/games", json={"autoplay": False, "game": "ludo", "players": players,
                                                    "lang": lang})
         assert response.status_code == 400, response.json
         assert words in response.json["error"]["message"]
@@ -351,7 +351,7 @@ def test_a_bot_host_is_refused_in_both_languages(client):
     players = [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"}]
     for lang, words in (("en", "The host is a human player, not a bot."),
                         ("es", "El anfitrión es un jugador humano, no un bot.")):
-        response = client.post("/api/games", json={"game": "ludo", "players": players, "host": 1,
+        response = client.post("/api/games", json={"autoplay": False, "game": "ludo", "players": players, "host": 1,
                                                    "lang": lang})
         assert response.status_code == 400
         assert response.json["error"]["message"] == words

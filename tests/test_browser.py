@@ -1658,7 +1658,7 @@ def test_a_player_away_after_two_missed_turns_says_i_m_back(server, phone, sms):
     from app import link
 
     seats = [link.Seat("Ana", 0), link.Seat("Ben", 1), link.Seat("Cleo", 2)]
-    game = Game.new("parcheesi", seats, KEYS, seed=bytes(8))
+    game = Game.new("parcheesi", seats, KEYS, seed=bytes(8), by_hand=True)
     game = Game(replace(game.header, deadline=60, since=1), game.match, KEYS)
     absent, misses = game.match.turn, 0
     while misses < 2:  # the others play their own turns: the first legal move each time
@@ -1812,7 +1812,7 @@ def finished_with_a_bot(seed: int = 11) -> Game:
     from app.link import Seat
 
     seats = [Seat("Ana", 0), Seat("Ben", 1), Seat("Bot", 2, bot=2)]
-    game = Game.new("red-arse", seats, KEYS, seed=seed.to_bytes(8, "big"))
+    game = Game.new("red-arse", seats, KEYS, seed=seed.to_bytes(8, "big"), by_hand=True)
     rng = random.Random(seed)
     game.play_bots()
     while not game.over:
@@ -1946,7 +1946,7 @@ def test_a_roll_that_leaves_no_move_says_why_not_only_that_the_turn_is_done(serv
 
     for number in range(100):  # a game whose first roll brings no pawn out
         game = Game.new("parcheesi", demo_seats("parcheesi", 2), KEYS,
-                        seed=number.to_bytes(8, "big"))
+                        seed=number.to_bytes(8, "big"), by_hand=True)
         ahead = Game.from_token(game.token(), KEYS)
         ahead.step()
         if ahead.match.phase != "move":

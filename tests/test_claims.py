@@ -17,7 +17,7 @@ def at_claim_point():
     """A fresh link (a turn's start) and the API steps that take its player to a claim point."""
     for number in range(200):
         game = Game.new("red-arse", demo_seats("red-arse", 2), KEYS,
-                        seed=simulation_seed("claims", number))
+                        seed=simulation_seed("claims", number), by_hand=True)
         token, seat = game.token(), game.match.turn
         steps = []
         while game.match.turn == seat and game.match.phase != CLAIM:
@@ -69,7 +69,7 @@ def test_a_forged_or_borrowed_ticket_or_receipt_is_refused():
         with pytest.raises(TurnError):
             replayed(token, seat, steps + [bad])
     # A ticket from another game can't claim this re-roll.
-    other = Game.new("red-arse", demo_seats("red-arse", 2), KEYS, seed=b"elsewher")
+    other = Game.new("red-arse", demo_seats("red-arse", 2), KEYS, seed=b"elsewher", by_hand=True)
     while other.match.phase != CLAIM:
         other.step(0)
     with pytest.raises(TurnError, match="doesn't belong"):
@@ -77,6 +77,6 @@ def test_a_forged_or_borrowed_ticket_or_receipt_is_refused():
 
 
 def test_a_ticket_is_only_issued_at_a_claim_point():
-    game = Game.new("red-arse", demo_seats("red-arse", 2), KEYS, seed=b"12345678")
+    game = Game.new("red-arse", demo_seats("red-arse", 2), KEYS, seed=b"12345678", by_hand=True)
     with pytest.raises(TurnError):
         game.claim_ticket(NOW)

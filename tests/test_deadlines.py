@@ -32,14 +32,14 @@ def opens(client, view: dict) -> dict:
 
 def late_game(seats, since: int, minutes: int = 60, lang: str = "en", seed: bytes = bytes(8)):
     """A two-player game whose turn began at ``since`` (minutes since 1970)."""
-    game = Game.new("parcheesi", seats, KEYS, seed=seed)
+    game = Game.new("parcheesi", seats, KEYS, seed=seed, by_hand=True)
     return link.encode(replace(game.header, deadline=minutes, since=since, lang=lang),
                        game.match.steps, KEYS)
 
 
 def test_a_game_created_with_a_deadline_holds_it_with_the_servers_time(client):
     at(client, T0)
-    response = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS,
+    response = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": PLAYERS,
                                                "deadline_hours": 12})
     assert response.status_code == 201, response.json
     view = response.json
@@ -50,20 +50,20 @@ def test_a_game_created_with_a_deadline_holds_it_with_the_servers_time(client):
     at(client, T0 + 500)
     assert opens(client, view)["deadline"] == {"minutes": 720, "due_at": T0 + 500 + 720 * 60,
                                                "waiting": False}
-    plain = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS}).json
+    plain = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": PLAYERS}).json
     assert plain["deadline"] is None and header(plain["token"]).deadline == 0
 
 
 @pytest.mark.parametrize("hours", [-1, 169, "1", 1.5, True, None, [1]])
 def test_a_deadline_is_a_whole_number_of_hours_up_to_a_week(client, hours):
-    response = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS,
+    response = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": PLAYERS,
                                                 "deadline_hours": hours})
     assert response.status_code == 400 and "deadline_hours" in response.json["error"]["message"]
 
 
 def test_the_next_players_time_starts_when_they_open_the_link(client):
     at(client, T0)
-    view = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS,
+    view = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": PLAYERS,
                                            "deadline_hours": 1}).json
     from test_api import play_until_turn_over
     steps, _ = play_until_turn_over(client, view)
@@ -112,7 +112,7 @@ def test_play_it_for_them_only_after_the_deadline(client):
 def test_no_turn_is_played_for_anyone_without_a_deadline_or_once_the_game_is_over(client):
     from workbench.games import play_random
 
-    game = Game.new("parcheesi", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS, seed=bytes(8))
+    game = Game.new("parcheesi", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS, seed=bytes(8), by_hand=True)
     at(client, T0)
     response = client.post(f"/api/games/{game.token()}/absent", json={})
     assert response.status_code == 409
@@ -184,7 +184,7 @@ def test_a_rematch_keeps_the_deadline_and_a_new_player_keeps_the_time(client):
     assert header(again["token"]).deadline == 1440
     assert header(again["token"]).since == int(T0 // 60)
     new = Game.new("ludo", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS, seed=b"joinlate",
-                   options=ludo_options(4))
+                   options=ludo_options(4), by_hand=True)
     start = link.encode(replace(new.header, deadline=60, since=777), [], KEYS)
     at(client, T0)
     joined = client.post(f"/api/games/{start}/players",
@@ -221,7 +221,7 @@ def table(client, game: str, names, minutes: int = 60, seed: bytes = bytes(8)) -
 
     options = options_for(off=("claim",)) if game == "red-arse" else 0
     played = Game.new(game, [link.Seat(n, c) for c, n in enumerate(names)], KEYS, seed=seed,
-                      options=options)
+                      options=options, by_hand=True)
     token = link.encode(replace(played.header, deadline=minutes, since=int(T0 // 60)),
                         played.match.steps, KEYS)
     return client.get(f"/api/games/{token}").json

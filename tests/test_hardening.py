@@ -16,7 +16,7 @@ DEEP = "[" * 1000 + "]" * 1000
 
 
 def create(client, players=PLAYERS, **extra) -> dict:
-    response = client.post("/api/games", json={"game": "parcheesi", "players": players, **extra})
+    response = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": players, **extra})
     assert response.status_code == 201, response.json
     return response.json
 
@@ -69,7 +69,7 @@ def test_answers_that_carry_a_link_are_never_stored_and_https_asks_for_https(cli
     view = create(client)
     token = view["token"]
     for response in (client.get(f"/g/{token}"), client.get(f"/api/games/{token}"),
-                     client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS}),
+                     client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": PLAYERS}),
                      client.post("/new", data={"game": "parcheesi", "play0": "1",
                                                "color0": "yellow", "play2": "1",
                                                "color2": "red"})):
@@ -123,7 +123,7 @@ def test_the_player_to_move_changes_only_their_own_name_and_number(client):
     from dataclasses import replace
 
     game = Game.new("parcheesi", [link.Seat("Ana", 0, phone="+14155550100"),
-                                  link.Seat("Ben", 2, phone="+14155550199")], KEYS)
+                                  link.Seat("Ben", 2, phone="+14155550199")], KEYS, by_hand=True)
     while not any(not game.header.seats[s].bot for _, s, _ in game.match.history):
         game.step(0)  # past the first turn: a human has played
     mover = game.match.turn
@@ -154,7 +154,7 @@ def first_link(first_is_host: bool, names=("Ana", "Ben")) -> str:
     """A new two-player game (host: seat 0) whose first turn is, or isn't, the host's."""
     for n in range(100):
         game = Game.new("parcheesi", [link.Seat(names[0], 0), link.Seat(names[1], 2)], KEYS,
-                        seed=n.to_bytes(8, "big"))
+                        seed=n.to_bytes(8, "big"), by_hand=True)
         if (game.match.turn == 0) == first_is_host:
             return game.token()
     raise AssertionError("no such seed")

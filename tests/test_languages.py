@@ -24,7 +24,7 @@ ES = {"Accept-Language": "es-AR,es;q=0.9"}
 
 
 def create(client, game="ludo", players=LUDO, **body):
-    response = client.post("/api/games", json={"game": game, "players": players, **body})
+    response = client.post("/api/games", json={"autoplay": False, "game": game, "players": players, **body})
     assert response.status_code == 201, response.json
     return response.json
 
@@ -64,14 +64,14 @@ def test_a_new_game_takes_the_table_s_language_and_its_link_carries_it(client):
 def test_without_lang_a_new_game_speaks_the_request_s_language(client):
     assert create(client, game="parcheesi", players=[{"color": "yellow"}, {"color": "red"}]
                   )["lang"] == "en"
-    spanish = client.post("/api/games", headers=ES, json={
+    spanish = client.post("/api/games", headers=ES, json={"autoplay": False, 
         "game": "parcheesi", "players": [{"color": "yellow"}, {"color": "red"}]}).json
     assert spanish["lang"] == "es" and "Jugador 1" in [s["name"] for s in spanish["seats"]]
 
 
 @pytest.mark.parametrize("lang", ["fr", "ES", 1, ""])
 def test_an_unknown_language_is_a_clear_400(client, lang):
-    response = client.post("/api/games", json={"game": "ludo", "players": LUDO, "lang": lang})
+    response = client.post("/api/games", json={"autoplay": False, "game": "ludo", "players": LUDO, "lang": lang})
     assert response.status_code == 400 and '"lang"' in response.json["error"]["message"]
 
 
@@ -180,7 +180,7 @@ def test_a_failed_text_is_explained_in_the_table_s_language(client, twilio):
         twilio.reject(number, message="Unknown number.")
     game = Game.new("parcheesi", [link.Seat("Ana", 0, phone="+14155550100"),
                                   link.Seat("Ben", 2, phone="+14155550199")], KEYS,
-                    seed=bytes(8))
+                    seed=bytes(8), by_hand=True)
     from dataclasses import replace
     game = Game(replace(game.header, lang="es"), game.match, KEYS)
     view = client.get(f"/api/games/{game.token()}").json
@@ -370,6 +370,6 @@ def test_a_spanish_table_reads_phone_numbers_as_argentine(client):
     made = create(client, lang="es", players=players)
     game = Game.from_token(made["token"], KEYS)
     assert game.header.seats[0].phone == "+5491155551234"  # a mobile: the 9 added
-    refused = client.post("/api/games", json={"game": "ludo", "lang": "es", "players": [
+    refused = client.post("/api/games", json={"autoplay": False, "game": "ludo", "lang": "es", "players": [
         {"name": "Ana", "color": "red", "phone": "12"}, {"name": "Ben", "color": "green"}]})
     assert refused.status_code == 400 and "+54 9 11 1234 5678" in refused.json["error"]["message"]

@@ -492,9 +492,19 @@ def test_extras_that_say_nothing_or_more_than_we_know_are_refused():
     with pytest.raises(MalformedLink):
         decode(signed(b"\x02" + plain[1:4] + b"\x00" + plain[4:]), KEYS)
     with pytest.raises(UnknownVersion):
-        decode(signed(b"\x02" + plain[1:4] + b"\x80\x02" + plain[4:]), KEYS)  # flag 256
+        decode(signed(b"\x02" + plain[1:4] + b"\x80\x04" + plain[4:]), KEYS)  # flag 512
     with pytest.raises(UnknownVersion):  # a language this version doesn't know
         decode(signed(b"\x02" + plain[1:4] + b"\x01\x07" + plain[4:]), KEYS)
+
+
+def test_a_table_that_plays_by_hand_says_so_in_one_flag_and_no_byte_more():
+    plain = header()
+    by_hand = dataclasses.replace(plain, by_hand=True)
+    token, hand_token = encode(plain, [], KEYS), encode(by_hand, [], KEYS)
+    assert decode(token, KEYS)[0].by_hand is False
+    assert decode(hand_token, KEYS)[0] == by_hand
+    # Format 2's flags varint (256 takes two bytes): the format byte is the same length.
+    assert len(link._pack(by_hand, [], KEYS)) == len(link._pack(plain, [], KEYS)) + 2
 
 
 def test_players_back_from_being_auto_played_and_disqualifications_round_trip():

@@ -16,7 +16,7 @@ KEYS = Keys.for_tests("ludo-table")
 
 
 def two_player_game(seed=b"ludotab1", **header) -> Game:
-    game = Game.new("ludo", [Seat("Ana", 0), Seat("Cleo", 2)], KEYS, seed=seed)
+    game = Game.new("ludo", [Seat("Ana", 0), Seat("Cleo", 2)], KEYS, seed=seed, by_hand=True)
     if header:
         game = Game(replace(game.header, **header), game.match, KEYS)
     return game
@@ -70,7 +70,7 @@ def test_no_player_joins_a_full_table_a_taken_color_or_another_game():
     full = game.add_player(Seat("Ben", 1)).add_player(Seat("Dev", 3))
     with pytest.raises(TurnError, match="Every seat"):
         full.add_player(Seat("Eve", 4))
-    parcheesi = Game.new("parcheesi", [Seat("Ana", 0), Seat("Ben", 2)], KEYS)
+    parcheesi = Game.new("parcheesi", [Seat("Ana", 0), Seat("Ben", 2)], KEYS, by_hand=True)
     with pytest.raises(TurnError, match="no new players"):
         parcheesi.add_player(Seat("Cy", 1))
 
@@ -125,7 +125,7 @@ def test_no_rematch_before_the_end():
 
 def test_a_rematch_on_a_smaller_table_keeps_everyone_in_their_colors():
     game = Game.new("ludo", [Seat("Ana", 0), Seat("Eli", 4)], KEYS, seed=b"ludotab3",
-                    options=6)
+                    options=6, by_hand=True)
     while not game.over:
         play_turns(game, 1)
     with pytest.raises(TurnError, match="in their colors"):

@@ -63,7 +63,7 @@ def a_turn_played(game: str, players: int) -> Game:
     whose notice must not move the page either.)"""
     options = table_options(game, players)
     played = Game.new(game, demo_seats(game, players, options), KEYS, seed=bytes(8),
-                      options=options)
+                      options=options, by_hand=True)
     seat = played.match.turn
     while played.match.turn == seat and not played.over:
         played.step(0)

@@ -58,7 +58,7 @@ def test_a_persons_choice_is_reviewed_with_every_option_graded(fast, finished):
 
 def test_bots_and_turns_played_for_absent_players_are_not_graded(fast):
     seats = [link.Seat("Ana", 0), link.Seat("Bot", 1, bot=2), link.Seat("Cy", 2)]
-    game = Game.new("ludo", seats, KEYS, seed=bytes(8))
+    game = Game.new("ludo", seats, KEYS, seed=bytes(8), by_hand=True)
     game = Game(replace(game.header, deadline=60, since=1), game.match, KEYS)
     for _ in range(400):
         if game.over:
@@ -88,7 +88,7 @@ def test_chances_after_the_moves_of_a_turn_in_progress(fast):
     import json
     from urllib.parse import quote
 
-    game = Game.new("parcheesi", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS, seed=bytes(8))
+    game = Game.new("parcheesi", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS, seed=bytes(8), by_hand=True)
     token = game.token()
     after = fast.get(f"/api/games/{token}/chances?steps=" + quote(json.dumps(["roll"])))
     assert after.status_code == 200 and after.json["step"] == 1

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from app import link
 from app.keys import Keys
 from app.play import Game
 from app.rooms import ALPHABET, CODE_LENGTH, ROOM_DAYS, read_code
@@ -362,7 +363,12 @@ def test_a_link_game_goes_on_in_a_room_and_its_links_then_only_read(client):
     opened = client.post(f"/api/games/{token}/room", json={"seat": made["turn"]})
     assert opened.status_code == 201, opened.json
     room = opened.json
-    assert room["you"]["seat"] == made["turn"] and room["token"] == token
+    assert room["you"]["seat"] == made["turn"] and room["steps"] == made["steps"]
+    # The same game, its dice already rolled for the player; from now on played by hand.
+    keys = client.application.config["KEYS"]
+    assert link.decode(room["token"], keys)[0] == replace(link.decode(token, keys)[0],
+                                                          by_hand=True)
+    assert room["phase"] == "move" and room["dice"] == made["dice"]
     refused = client.post(f"/api/games/{token}/turn", json={"seat": made["turn"],
                                                             "steps": ["roll"]})
     assert refused.status_code == 409
@@ -370,7 +376,10 @@ def test_a_link_game_goes_on_in_a_room_and_its_links_then_only_read(client):
     assert client.get(f"/api/games/{token}").json["room"] == room["room"]["code"]
     again = client.post(f"/api/games/{token}/room", json={"seat": made["turn"]})
     assert again.status_code == 409  # one room per game
-    assert step(client, room, room["you"]["credential"], ["roll"])["steps"] == 1
+    move = room["legal"][0]
+    played = step(client, room, room["you"]["credential"],
+                  [{"from": move["from"], "to": move["to"], "values": move["values"]}])
+    assert played["steps"] == room["steps"] + 1
 
 
 def test_only_the_player_to_move_opens_their_link_as_a_room(client):
@@ -498,7 +507,8 @@ def test_a_link_game_that_goes_live_while_its_turn_is_sent_is_not_forked(client,
     from app.ledger import Ledger
     from test_api import play_until_turn_over
 
-    made = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS[:2]}).json
+    made = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS[:2],
+                                           "autoplay": False}).json
     token, seat = made["token"], made["turn"]
     turn, _ = play_until_turn_over(client, made)
     advance, opened = Ledger.advance, {}

@@ -32,7 +32,7 @@ def game_with(client, ben_whatsapp=True, lang="en", seed=bytes(8)) -> dict:
     """Ana (yellow) to move, Ben (red) next, both with numbers; Ben chose WhatsApp."""
     game = Game.new("parcheesi", [link.Seat("Ana", 0, phone=ANA),
                                   link.Seat("Ben", 2, phone=BEN, whatsapp=ben_whatsapp)],
-                    KEYS, seed=seed)
+                    KEYS, seed=seed, by_hand=True)
     game = Game(replace(game.header, lang=lang), game.match, KEYS)
     view = client.get(f"/api/games/{game.token()}").json
     while view["turn"] != 0:
@@ -253,7 +253,7 @@ def test_whatsapp_messages_count_against_the_texts_limits(client, whatsapp):
 def test_an_absent_player_who_chose_whatsapp_hears_of_it_by_whatsapp(client, whatsapp):
     game = Game.new("parcheesi", [link.Seat("Ana", 0, phone=ANA),
                                   link.Seat("Ben", 2, phone=BEN, whatsapp=True)], KEYS,
-                    seed=bytes(8))
+                    seed=bytes(8), by_hand=True)
     game = Game(replace(game.header, deadline=60), game.match, KEYS).stamped(0)
     clock = {"now": 1_000_000.0}
     client.application.config["CLOCK"] = lambda: clock["now"]

@@ -13,7 +13,7 @@ import json
 import sys
 
 from app.cli import lines
-from app.engine import red_arse_settings
+from app.engine import bots, red_arse_settings
 from app.engine.core import IllegalMove
 from app.engine.games import ALL as GAMES
 from app.link import LinkError
@@ -33,14 +33,18 @@ def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, 
     sim.add_argument("--off", action="append", default=[], choices=red_arse_settings.RULE_KEYS,
                      help="Red Arse: switch a house rule off (repeatable)")
     sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--moves", default="random", choices=("random", *bots.STRENGTHS),
+                     help="who chooses the moves: random (default) or bots of a strength")
     sim.add_argument("--seed", default="1")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     ben = commands.add_parser("bench", help="engine speed, handler cost, link size, and a turn "
                                 "followed by five bot turns; rooms: live rooms polled and played "
                                 "through a threaded server on 127.0.0.1 (workbench/room_bench.py)")
-    ben.add_argument("what", nargs="?", choices=["rooms", "previews", "review", "pills", "store"],
+    ben.add_argument("what", nargs="?",
+                     choices=["rooms", "previews", "review", "pills", "store", "texts"],
                      help="rooms: the live rooms bench; store: the store's calls and time per "
-                          "turn, through the API; previews: drawing the link preview "
+                          "turn, through the API; texts: the texts a game of people by link "
+                          "costs, turns with nothing to decide played for them or not; previews: drawing the link preview "
                           "images; review: a game's review ready after its last move, through "
                           "a threaded server (workbench/review_bench.py); pills: a phone's "
                           "chance pills after a tap, in Chromium (workbench/pills_bench.py) "
@@ -53,7 +57,8 @@ def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, 
                      help="review: seconds between the people's turns")
     ben.add_argument("--games", type=int,
                      help="engine: games per table (default 100); previews: random games per "
-                          "board, 8 links each (default 10); store: games (default 20)")
+                          "board, 8 links each (default 10); store: games (default 20); "
+                          "texts: games per table and way (default 10)")
     ben.add_argument("--seconds", type=float,
                      help="engine: at least this much play per table (default 5); rooms: the "
                           "live phase (default 60; the unchanged polls a third of it)")
@@ -145,7 +150,7 @@ def run(args):
         from workbench.simulate import simulate
 
         options = table_options(args.game, args.players, args.board, args.off)
-        yield simulate(args.game, args.players, args.games, args.seed, options)
+        yield simulate(args.game, args.players, args.games, args.seed, options, args.moves)
     elif command == "tournament":
         from workbench.simulate import tournament
 
@@ -204,6 +209,11 @@ def _bench(args):
         from workbench.store_bench import store_bench
 
         yield store_bench(args.url, args.games or 20, args.turns or 10)
+    elif args.what == "texts":
+        from workbench.games import texts_bench
+
+        for game, players in TABLES:
+            yield texts_bench(game, players, args.games or 10)
     else:
         from workbench.engine_bench import bench, bot_turn_bench
 

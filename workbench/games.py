@@ -21,9 +21,9 @@ TABLES = (("parcheesi", 4), ("red-arse", 4), ("red-arse", 6), ("ludo", 4), ("lud
 
 
 def play_random(game: str, players: int, seed: int | str, number: int, keys: Keys,
-                options: int = 0) -> Game:
-    """One complete game with uniformly random legal moves (every re-roll claimed),
-    reproducible from seed and number."""
+                options: int = 0, strength: str = "random") -> Game:
+    """One complete game with uniformly random legal moves, or the moves of bots of
+    ``strength`` (every re-roll claimed), reproducible from seed and number."""
     played = Game.new(game, demo_seats(game, players, options), keys,
                       seed=simulation_seed(seed, number), options=options)
     choose = random.Random(f"{seed}/{number}").randrange
@@ -35,11 +35,40 @@ def play_random(game: str, players: int, seed: int | str, number: int, keys: Key
             match.roll()
         elif phase == MOVE:
             count = len(match.legal_moves())
-            match.play(choose(count) if count > 1 else 0)
+            if count == 1:
+                match.play(0)
+            elif strength == "random":
+                match.play(choose(count))
+            else:
+                match.play(bots.choose(strength, played.rules, state,
+                                       bots.decision_seed(played.header.seed, len(match.steps))))
         elif phase == CLAIM:
             match.claim(True)
         else:
             return played
+
+
+def hand_offs(played: Game) -> tuple[int, int]:
+    """``(hand-offs, player-turns)`` of a finished game were all its seats people playing by
+    link: a hand-off is a turn with a decision in it (a choice of moves, a re-roll to claim),
+    since the server plays every other turn whole (``Game.hand_on``).
+
+    >>> from app.keys import Keys
+    >>> played = play_random("ludo", 4, 1, 0, Keys.for_tests(SIM_KEYS_LABEL))
+    >>> made, turns = hand_offs(played)
+    >>> 0 < made < turns
+    True
+    """
+    history, steps = played.match.history, played.match.steps
+    made = turns = 0
+    for i, (_, seat, _) in enumerate(history):
+        if i == 0 or history[i - 1][1] != seat:
+            turns += 1
+            decided = False
+        if steps[i][1] > 1 and not decided:
+            made += 1
+            decided = True
+    return made, turns
 
 
 def table_options(game: str, players: int, board: int | None = None, off=()) -> int:
@@ -143,3 +172,69 @@ def bot_game(rules, players: int, rng: random.Random) -> tuple[list, int]:
 def middle_roll(positions: list):
     """The first roll from the middle of a game on."""
     return next(state for state in positions[len(positions) // 2:] if state.phase == ROLL)
+
+
+def link_game(client, game: str, players: int, autoplay: bool = True) -> dict:
+    """A game of people played to the end through the API, as phones passing its link do
+    (each chooses as a medium bot would, and lets every re-roll go): how many times the link
+    was handed on (each a text: the creator's first included), and the player-turns."""
+    from app.engine.games import rules_for
+
+    options = table_options(game, players)
+    names = rules_for(game, options).board.color_names
+    settings = {"red-arse": {"board": 6 if players > 4 else 4},
+                "ludo": {"capacity": players}}.get(game, {})
+    body = {"game": game, "autoplay": autoplay, "settings": settings,
+            "players": [{"name": f"P{i + 1}", "color": names[c]}
+                        for i, c in enumerate(default_colors(game, players, options))]}
+    if not settings:
+        del body["settings"]
+    view = _answer(client.post("/api/games", json=body))
+    handed = 1
+    while view["phase"] != "over":
+        token, seat, steps, now = view["token"], view["turn"], [], view
+        while True:
+            if now["phase"] == "roll":
+                steps.append("roll")
+            elif now["phase"] == "claim":
+                steps.append("miss")
+            else:
+                played = Game.from_token(token, client.application.config["KEYS"])
+                played.play_turn(seat, list(steps))
+                index = bots.choose("medium", played.rules, played.state, bots.decision_seed(
+                    played.header.seed, len(played.match.steps)))
+                steps.append({k: now["legal"][index][k] for k in ("from", "to", "values")})
+            now = _answer(client.post(f"/api/games/{token}/moves",
+                                      json={"seat": seat, "steps": steps}))
+            steps = now["turn_steps"]
+            if now["turn_over"]:
+                break
+        view = _answer(client.post(f"/api/games/{token}/turn",
+                                   json={"seat": seat, "steps": steps}))
+        handed += view["phase"] != "over"
+    history = Game.from_token(view["token"], client.application.config["KEYS"]).match.history
+    turns = sum(1 for i, (_, seat, _) in enumerate(history) if i == 0 or history[i - 1][1] != seat)
+    return {"hand_offs": handed, "player_turns": turns}
+
+
+def texts_bench(game: str, players: int, games: int) -> dict:
+    """Texts per game of people by link (``link_game``, ``games`` games each way): with the
+    turns that have nothing to decide played for them (the default) and by hand."""
+    from workbench.measure import bench_app
+
+    client = bench_app(Keys.for_tests("texts")).test_client()
+    figures = {"game": game, "players": players, "games": games}
+    for way, autoplay in (("played_for_them", True), ("by_hand", False)):
+        runs = [link_game(client, game, players, autoplay) for _ in range(games)]
+        texts = sum(run["hand_offs"] for run in runs)
+        turns = sum(run["player_turns"] for run in runs)
+        figures[way] = {"texts_per_game": round(texts / games, 1),
+                        "player_turns_per_game": round(turns / games, 1),
+                        "share_of_player_turns": f"{texts / turns:.1%}"}
+    return figures
+
+
+def _answer(response) -> dict:
+    if response.status_code >= 400:
+        raise RuntimeError(f"{response.status_code}: {response.get_json()}")
+    return response.get_json()

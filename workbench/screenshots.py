@@ -24,18 +24,17 @@ LABEL = "screenshots"  # the test keys' label: the same games every time
 
 
 def _mid_turn(game: str, players: int):
-    """A new game whose first roll leaves a move to make, on the first seed there is."""
-
+    """A new game's first link as the server makes it (at the first player with a decision,
+    their dice rolled), on the first seed where that decision is a choice of moves."""
     keys = Keys.for_tests(LABEL)
     options = table_options(game, players)
     for number in range(200):
         played = Game.new(game, demo_seats(game, players, options), keys,
                           seed=simulation_seed(f"{LABEL}/{game}", number), options=options)
-        ahead = Game.from_token(played.token(), keys)
-        ahead.step()
-        if ahead.match.phase == MOVE:
+        played.hand_on()
+        if played.match.phase == MOVE:
             return played
-    raise RuntimeError(f"no seed gives {game} a choice on its first roll")
+    raise RuntimeError(f"no seed gives {game} a choice of moves first")
 
 
 def take(out: str = "docs/screenshots", only: tuple[str, ...] = ()) -> list[str]:
@@ -47,7 +46,7 @@ def take(out: str = "docs/screenshots", only: tuple[str, ...] = ()) -> list[str]
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     keys = Keys.for_tests(LABEL)
-    shots = [(f"{game}-{players}-mid-turn", f"/g/{_mid_turn(game, players).token()}#s=r",
+    shots = [(f"{game}-{players}-mid-turn", f"/g/{_mid_turn(game, players).token()}",
               "#board .landing", players)
              for game, players in (("parcheesi", 4), ("red-arse", 4), ("ludo", 4))]
     shots.append(("review-phone", f"/g/{play_random('parcheesi', 2, LABEL, 0, keys).token()}",

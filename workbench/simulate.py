@@ -11,18 +11,26 @@ from app.engine.core import OVER, ROLL
 from app.engine.games import rules_for, table_settings
 from app.keys import Keys
 from app.play import Game, demo_seats, simulation_seed
-from workbench.games import SIM_KEYS_LABEL, play_random, table_options
+from workbench.games import SIM_KEYS_LABEL, hand_offs, play_random, table_options
 
 
-def simulate(game: str, players: int, games: int, seed: int | str, options: int = 0) -> dict:
+def simulate(game: str, players: int, games: int, seed: int | str, options: int = 0,
+             strength: str = "random") -> dict:
+    """``games`` complete games of random moves (or of bots of ``strength``): their length,
+    wins by seat, link sizes, and the hand-offs a link game of people would make (each a text),
+    against its player-turns."""
     keys = Keys.for_tests(SIM_KEYS_LABEL)
     wins = [0] * players
     moves, rolls, lengths = [], [], []
+    handed, turns = [], []
     busy = 0.0
     for number in range(games):
         start = time.process_time()
-        played = play_random(game, players, seed, number, keys, options)
+        played = play_random(game, players, seed, number, keys, options, strength)
         busy += time.process_time() - start
+        made, taken = hand_offs(played)
+        handed.append(made)
+        turns.append(taken)
         steps = played.match.steps
         rolls.append(sum(1 for kind, *_ in played.match.history if kind == "roll"))
         moves.append(len(steps) - rolls[-1])  # moves, and claims taken or missed
@@ -35,11 +43,15 @@ def simulate(game: str, players: int, games: int, seed: int | str, options: int 
         "players": players,
         "settings": table_settings(rules_for(game, options)),
         "seed": seed,
+        "moves_by": strength,
         "games_finished": games,
         "decisions": {"average": statistics.mean(moves), "longest": max(moves)},
         "rolls": {"average": statistics.mean(rolls), "longest": max(rolls)},
         "wins_by_seat": {f"{s.name} ({names[s.color]})": w for s, w in zip(seats, wins)},
         "link_chars": {"average": statistics.mean(lengths), "longest": max(lengths)},
+        # Turns with nothing to decide play themselves: only these reach a person.
+        "hand_offs": {"average": statistics.mean(handed), "player_turns": statistics.mean(turns),
+                      "share_of_player_turns": f"{sum(handed) / sum(turns):.1%}"},
         "decisions_per_second": round(sum(moves) / busy) if busy else None,
     }
 

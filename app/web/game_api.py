@@ -28,7 +28,7 @@ from app.web.texting import may_text, outbox_send, send_link
 from app.web.turns import (CLAIM_SECONDS, analyse_ahead, answer_again, arrived_by_text,
                            fill_deadline, game_url, humans_played, keys, moved_on, new_game, now,
                            with_lang, with_link)
-from app.web.views import Recorder, game_view, load, play_bots
+from app.web.views import Recorder, game_view, hand_on, load
 
 bp = Blueprint("games", __name__)
 
@@ -40,11 +40,16 @@ def create():
     rules switched off]}``, Ludo's ``{"board": 4 or 6}``; Ludo's ``host`` is the creator's place
     in ``players``; ``lang`` the table's language (by default the request's). A player with
     ``"bot": "easy" | "medium" | "hard"`` is played by the server; bots to move first have
-    played when the game's first link is made (it goes to the first human)."""
+    played when the game's first link is made (it goes to the first human). ``"autoplay"``
+    (true unless sent false) plays every step with nothing to decide for the players, so the
+    link goes to the first person with a decision."""
     data = json_body()
     game, options, seats, host, lang = parse_table(data)
     deadline = parse_deadline(data.get("deadline_hours", 0))
-    played = new_game(game, seats, options, host, lang, deadline)
+    autoplay = data.get("autoplay", True)
+    if autoplay not in (True, False):
+        raise BadRequest(message("autoplay"))
+    played = new_game(game, seats, options, host, lang, deadline, by_hand=not autoplay)
     token = begin(played)
     body = with_link(game_view(played, token), token)
     body["message"] = send_link(played, None, body["url"], deliver=False)
@@ -107,6 +112,7 @@ def moves(token):
     fill_deadline(view, played, standing)
     view["turn_over"] = done
     view["turn_steps"] = played.turn_steps
+    view["turn_forced"] = forced_steps(played)
     if played.match.phase == CLAIM:
         view["claim"] = {"ticket": played.claim_ticket(now()), "seconds": CLAIM_SECONDS}
     return jsonify(view)
@@ -127,11 +133,10 @@ def finish(token):
     played = with_lang(played, parse_lang(data.get("lang"), played.header.lang))
     known = {s.phone for s in played.header.seats}
     if "seats" in data:
-        seats = played.header.seats
-        first = not any(not seats[s].bot for _, s, _ in played.match.history[:standing.step])
+        first = not played.people_played(standing.step)
         played = played.with_seats(seat_changes(played, data["seats"], data["seat"], first))
     start = len(played.match.steps)
-    recorder = play_bots(played)
+    recorder = hand_on(played)
     played = played.stamped(now())
     mover = played.header.seats[data["seat"]].name
     next_token = played.token()
@@ -143,7 +148,8 @@ def finish(token):
                      next_token)
     # Back to the same player (the others are bots): nobody to text.
     again = not played.over and played.match.turn == data["seat"]
-    body["message"] = send_link(played, mover, url, deliver=not again and may_text(played, known))
+    body["message"] = send_link(played, mover, url, deliver=not again and may_text(played, known),
+                                since=start)
     fill_deadline(body, played, arrived_by_text(made, body["message"]))
     return analyse_ahead(jsonify(body), played, standing.step)
 
@@ -179,6 +185,7 @@ def absent(token):
     if start:
         recorder(played.match)
     played = played.stamped(standing.opened).play_for_absent(moment, recorder)
+    played.hand_on(recorder)
     next_token = played.token()
     made, repeat = advance(standing, ask, played, next_token, start)
     if repeat:
@@ -232,7 +239,7 @@ def rematch(token):
     if played.header.deadline:  # the table keeps its turn deadline
         again = Game(replace(again.header, deadline=played.header.deadline), again.match,
                      again.keys)
-    again.play_bots()  # bots to move first play at once
+    again.hand_on()  # bots to move first play at once, and steps with nothing to decide
     again = again.stamped(now())
     new_token = again.token()
     made = ledger().rematch(standing, new_token) or ledger().rematch(ledger().again(standing),
@@ -273,4 +280,15 @@ def _play(token: str, data: dict, ask: str | None = None):
     if played.header.seats[seat].bot:
         raise WrongSeat(message("bot_seat", name=played.header.seats[seat].name))
     done = played.play_turn(seat, steps, now=now())
+    if not done and not played.header.by_hand:
+        done = played.play_forced(seat)
     return played, standing, done
+
+
+def forced_steps(played: Game) -> list[int]:
+    """Which of ``turn_steps`` were played for the player (nothing to decide): the page's
+    Undo passes over them, back to the player's last choice."""
+    if played.header.by_hand:
+        return []
+    start = len(played.match.steps) - len(played.turn_steps)
+    return [i for i, (_, radix) in enumerate(played.match.steps[start:]) if radix == 1]

@@ -7,6 +7,8 @@ it, and the pages open one from the New game form and show it (``/r/<code>``).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import current_app
 
 from app.engine.text import N_, Text
@@ -106,7 +108,10 @@ def open_room(played: Game, color: int, record, timer: int = 0) -> Room:
     """Make the room for ``played`` with the phone asking on ``color``, then have
     ``record(code)`` tell the game's ledger that its links now play in the room (None: they
     moved on meanwhile). In that order: a room whose game couldn't be marked is never
-    answered, so nobody knows its code, and it expires unplayed."""
+    answered, so nobody knows its code, and it expires unplayed. A room's players take every
+    step by hand (its timers and the rules expect it)."""
+    if not played.header.by_hand:
+        played = Game(replace(played.header, by_hand=True), played.match, played.keys)
     seats = played.header.seats
     host = seats[played.header.host].color if hasattr(played.rules, "join") else color
     try:

@@ -182,7 +182,10 @@ def new_game():
         deadline = 0 if local else parse_deadline(_form_number(form.get("deadline", "0")))
     except BadRequest as error:
         return _home(form, i18n.say(error.args[0])), 400
-    played = create_game(game, seats, options, host, lang, deadline if not live else 0)
+    # "Play turns with nothing to decide for me": on unless unticked (the hidden 0 alone).
+    by_hand = live or form.getlist("autoplay") == ["0"]
+    played = create_game(game, seats, options, host, lang, deadline if not live else 0,
+                         by_hand=by_hand)
     if live:  # the creator's phone takes their seat (kept by the page from the address's #c=)
         limits().take("made")
         color = played.header.seats[host if game == "ludo" else next(

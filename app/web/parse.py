@@ -93,6 +93,8 @@ MESSAGES = {
     "bot_easy": N_("Bot (easy)"),
     "bot_medium": N_("Bot (medium)"),
     "bot_hard": N_("Bot (hard)"),
+    "autoplay": N_("\"autoplay\" is true (turns with nothing to decide play themselves) or "
+                   "false."),
     "deadline_hours": N_("\"deadline_hours\" is the time each player has for a turn, in "
                          "hours: 0 (no deadline) or 1 to 168."),
     "no_deadline": N_("This game has no turn deadline: only %(name)s can play this turn."),

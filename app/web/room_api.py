@@ -215,7 +215,7 @@ def create():
         raise BadRequest(say("me"))
     color = rules_for(game, options).board.color_names.index(players[me]["color"])
     timer = parse_timer(game, data.get("timer_seconds"))
-    played = new_game(game, seats, options, host, lang)
+    played = new_game(game, seats, options, host, lang, by_hand=True)
     return _joined(open_room(played, color, record_new(played), timer), color, None, 201)
 
 

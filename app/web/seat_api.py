@@ -41,7 +41,8 @@ def add_player(token):
         raise TurnError(message("joining_over"))
     seats, host = played.header.seats, played.header.host
     check_host(played, seat, "add_players")
-    if played.match.steps and played.match.turn != host:  # before the first roll: any time
+    # Before anyone played a step of their own, any time; then on the host's turn.
+    if humans_played(played) and played.match.turn != host:
         raise WrongSeat(message("not_hosts_turn", name=seats[played.match.turn].name))
     steps = data.get("steps", [])
     if not isinstance(steps, list) or len(steps) > 200:
@@ -58,12 +59,15 @@ def add_player(token):
         free = [i18n.say(n) for c, n in enumerate(names) if c not in taken]
         raise TableFull(message("color_taken", color=i18n.say(names[player.color]).capitalize(),
                                 free=", ".join(free)))
+    # A table still being set (nobody played a step of their own) starts again with the
+    # newcomer rolling for who starts too; bots, and steps with nothing to decide, play again.
+    setting = not humans_played(played) and not steps
     try:
-        joined = with_lang(played, lang).add_player(player)
+        joined = with_lang(played.restarted() if setting else played, lang).add_player(player)
     except TurnError as error:
         raise TableFull(error.args[0]) from None
-    if not steps:  # joining before the first roll may seat a bot first: it plays at once
-        joined.play_bots()
+    if setting:
+        joined.hand_on()
     new_token = joined.token()
     if steps:
         mover = seats[played.match.turn].color

@@ -25,8 +25,10 @@ def may_text(played: Game, known: set) -> bool:
     return played.header.seats[played.match.turn].phone in known
 
 
-def send_link(played: Game, mover: str | None, url: str, deliver: bool = True) -> dict:
-    """Text the next link to the player it goes to, or say how to send it by hand.
+def send_link(played: Game, mover: str | None, url: str, deliver: bool = True,
+              since: int = 0) -> dict:
+    """Text the next link to the player it goes to, or say how to send it by hand; the text
+    says what was played for the people from step ``since`` on (``handoff``).
 
     A new game's first link is not texted by the server: its creator sends it (the page's
     "Send to" button), so nobody gets a text from a stranger's number unasked.
@@ -47,8 +49,31 @@ def send_link(played: Game, mover: str | None, url: str, deliver: bool = True) -
                 "whatsapp": host.whatsapp, "channel": None}
     to = played.header.seats[played.match.turn]
     text = sms.turn_message(mover, to.name, url, TITLES[played.header.game],
-                            played.header.lang)
+                            played.header.lang, handoff(played, since))
     return _text_to(played, to, text, deliver)
+
+
+def handoff(played: Game, since: int) -> sms.Handoff:
+    """What the server played from step ``since`` for people with nothing to decide: whose
+    whole turn it was (no move, or an only move), and the dice of the player now to move."""
+    history, seats = played.match.history, played.header.seats
+    news, moved = sms.Handoff(), {}  # seat -> whether a turn of theirs played an only move
+    start = since
+    for step in range(since, len(history) + 1):
+        if step < len(history) and history[step][1] == history[start][1]:
+            continue
+        seat = history[start][1] if start < len(history) else None
+        if seat is not None and step < len(history) and not seats[seat].bot and \
+                seat != played.match.turn and played.forced_turn(start, step):
+            moved[seat] = moved.get(seat, False) or \
+                any(kind == "move" for kind, _, _ in history[start:step])
+        elif seat == played.match.turn and step == len(history):  # the next player's own turn
+            rolls = [dice for kind, _, dice in history[start:] if kind == "roll"]
+            news.rolled = tuple(rolls[-1]) if rolls else ()
+        start = step
+    for seat, only in moved.items():
+        (news.only_move if only else news.no_move).append(seats[seat].name)
+    return news
 
 
 def _text_to(played: Game, to: Seat, text: str, deliver: bool) -> dict:

@@ -53,15 +53,17 @@ def with_link(view: dict, token: str) -> dict:
 
 
 def new_game(game: str, seats: list[Seat], options: int, host: int = 0,
-             lang: str = "en", deadline: int = 0) -> Game:
+             lang: str = "en", deadline: int = 0, by_hand: bool = False) -> Game:
     """A new game; ``host`` (Ludo) is the seat of the player who created it, ``lang`` the
-    table's language, ``deadline`` the minutes each player has for a turn (0: no deadline).
-    Bots to move first have played: a human is to move, their time starting now."""
+    table's language, ``deadline`` the minutes each player has for a turn (0: no deadline),
+    ``by_hand`` whether its players take even the steps with no alternative (rooms do).
+    Bots to move first have played, and so has every step with nothing to decide
+    (``Game.hand_on``): a person with a decision is to move, their time starting now."""
     played = Game.new(game, seats, keys(), options=options)
-    if host or lang != played.header.lang or deadline:
-        played = Game(replace(played.header, host=host, lang=lang, deadline=deadline),
-                      played.match, played.keys)
-    played.play_bots()
+    if host or lang != played.header.lang or deadline or by_hand:
+        played = Game(replace(played.header, host=host, lang=lang, deadline=deadline,
+                              by_hand=by_hand), played.match, played.keys)
+    played.hand_on()
     return played.stamped(now())
 
 
@@ -74,9 +76,9 @@ def with_lang(played: Game, lang: str) -> Game:
 
 
 def humans_played(played: Game) -> bool:
-    """Whether any human has played a step yet (bots to move first play at once)."""
-    seats = played.header.seats
-    return any(not seats[seat].bot for _, seat, _ in played.match.history)
+    """Whether any person has played a step of their own yet (bots to move first play at
+    once, and so do the steps with nothing to decide)."""
+    return played.people_played()
 
 
 CLAIM_SECONDS = 5  # what the rules give the player; the server allows for the network
@@ -93,7 +95,8 @@ def answer_again(standing: Standing, mover: str | None, invite: bool = False) ->
         body["message"] = (send_link(played, None, body["url"], deliver=False)
                            if not humans_played(played) else None)
     else:
-        body["message"] = send_link(played, mover, body["url"], deliver=False)
+        body["message"] = send_link(played, mover, body["url"], deliver=False,
+                                    since=standing.data["start"])
         if standing.data.get("texted"):
             body["message"]["status"] = "sent"
     fill_deadline(body, played, newest)

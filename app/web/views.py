@@ -117,6 +117,8 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         ],
         "host": header.host,
         "lang": header.lang,
+        # Steps with nothing to decide are played for the players (``Game.hand_on``).
+        "autoplay": not header.by_hand,
         # Seats in the order they finished (Ludo); the winner alone for the other games.
         "placed": list(getattr(state, "placed", ())) or
         ([state.winner] if match.phase == OVER else []),
@@ -147,10 +149,31 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
             "pieces": before,
             "events": [_marked(_event(rules, header, *entry,
                                       recorder.after[i - 1] if i else _initial_pieces(game),
-                                      recorder.after[i], lang), i in auto)
+                                      recorder.after[i], lang), i in auto,
+                               _forced(game, i, auto), _no_move(match, i))
                        for i, entry in enumerate(match.history[start:], start)],
         }
     return view
+
+
+def _forced(game: Game, step: int, auto: set[int]) -> bool:
+    """Whether the step was played for a person because it had no alternative (a roll, an only
+    move: ``Game.hand_on``), not by them, a bot, or for them as absent."""
+    _, seat, _ = game.match.history[step]
+    return not game.header.by_hand and not game.header.seats[seat].bot and \
+        step not in auto and game.match.steps[step][1] == 1
+
+
+def _no_move(match, step: int) -> bool:
+    """Whether the step is a roll its player had no move for (the turn went on without one)."""
+    history = match.history
+    kind, seat, _ = history[step]
+    if kind != "roll":
+        return False
+    if step + 1 == len(history):
+        return match.phase != MOVE
+    following, by, _ = history[step + 1]
+    return following != "move" or by != seat
 
 
 # Why a roll had no move, when every piece is still to come out: what each game needs for that.
@@ -177,19 +200,23 @@ def no_move(game: Game, lang: str) -> dict | None:
     return {"seat": seat, "why": why}
 
 
-def _marked(event: dict, auto: bool) -> dict:
-    """A replay event, marked ``"auto"`` when it belongs to a turn played for an absent player."""
-    return dict(event, auto=True) if auto else event
+def _marked(event: dict, auto: bool, forced: bool, no_move: bool) -> dict:
+    """A replay event, marked ``"auto"`` when it belongs to a turn played for an absent player,
+    ``"forced"`` when it had no alternative and was played for its player, ``"no_move"`` when
+    it is a roll that left its player no move."""
+    marks = {"auto": auto, "forced": forced, "no_move": no_move}
+    return dict(event, **{mark: True for mark, on in marks.items() if on})
 
 
-def play_bots(game: Game) -> Recorder:
-    """Let the bots play their turns from here (``Game.play_bots``), recording each step for
-    the page: ``game_view(game, token, recorder, since=start)`` then replays just theirs, from
-    ``start`` (the number of steps before them)."""
+def hand_on(game: Game) -> Recorder:
+    """Play on from here until a person has a decision (``Game.hand_on``: the bots' turns,
+    and the steps with nothing to decide), recording each step for the page:
+    ``game_view(game, token, recorder, since=start)`` then replays just those, from ``start``
+    (the number of steps before them)."""
     recorder = Recorder()
     if game.match.steps:
         recorder(game.match)  # the pieces their replay starts from
-    game.play_bots(recorder)
+    game.hand_on(recorder)
     return recorder
 
 
@@ -227,4 +254,4 @@ def _last_roll(match) -> list[int]:
     return []
 
 
-__all__ = ["load", "game_view", "move_view", "play_bots", "simulated_ending"]
+__all__ = ["load", "game_view", "move_view", "hand_on", "simulated_ending"]

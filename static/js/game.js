@@ -7,9 +7,9 @@ import { _, lang } from "./i18n.js";
 import { chancesAfter, chancesAt, markDecision, showChances, showGameReview } from "./review.js";
 import { soundSwitch } from "./motion.js";
 import {
-  HOP_MS, MEDALS, SPEED_KEY, TEXT, addFeed, botSpeed, isBot, isLudo, knock, lastTurn, nameOf,
-  offerMoves, outcomeLines, replay, rollDice, said, say, seatsColors, seatsNames, sentBack,
-  showDice, startMove, useBoard,
+  HOP_MS, MEDALS, SPEED_KEY, TEXT, addFeed, botSpeed, finishReplay, isBot, isLudo, knock,
+  lastTurn, nameOf, offerMoves, outcomeLines, replay, rollDice, said, say, seatsColors,
+  seatsNames, sentBack, showDice, startMove, useBoard,
 } from "./table.js";
 
 const app = document.getElementById("app");
@@ -19,6 +19,7 @@ let board = null;
 let view = null;       // the game after this turn's steps, as the server last described it
 let base = null;       // the game at the link, before this turn's steps
 let steps = readSteps();
+let forced = new Set();  // which of `steps` the server played for the player (nothing to decide)
 let selected = null;
 let busy = false;
 let claimTicket = null;  // the re-roll claim window being timed (see armClaim)
@@ -113,6 +114,7 @@ async function submit(newSteps, restoring = false, flight = null) {
     knock(flight, before.pieces, next.pieces, base.turn);
     const oneMore = newSteps.length === steps.length + 1;
     steps = (next.turn_steps || newSteps).map(plainStep);
+    forced = new Set(next.turn_forced || []);
     turnLines = turnLines.slice(0, oneMore ? steps.length - 1 : steps.length);
     turnLabels = turnLabels.slice(0, turnLines.length);
     const last = steps[steps.length - 1];
@@ -179,7 +181,7 @@ function render() {
   $("send").textContent = v.phase === "over" ? TEXT.finishGame()
     : soloHuman(v) !== null || isLocal(v) ? TEXT.endTurn() : TEXT.sendTurn();
   $("choices").hidden = true;
-  $("toroom").hidden = !(v.phase === "roll" && v.turn === base.turn && !steps.length &&
+  $("toroom").hidden = !(v.phase !== "over" && v.turn === base.turn && !steps.length &&
     !turnSent && !isLocal(base));
   showTurnFeed();
   showAddPlayer();
@@ -209,7 +211,8 @@ function render() {
     else if (steps.length) say(why(v, TEXT.rollAgain(mover)));
     else say(said(TEXT.yourTurn)(mover));
   } else {
-    say(said(TEXT.tap)(mover));
+    // Dice rolled for the player before the link reached them: said first, then the pieces.
+    say(steps.length ? said(TEXT.tap)(mover) : TEXT.yourRoll(mover, v.last_roll));
     offerMoves(v, selected, (m) => { if (!busy) play(m); },
       (progress) => { selected = selected === progress ? null : progress; render(); });
   }
@@ -256,10 +259,11 @@ function play(m) {
 function undoTo() {
   // Only the moves since the last roll: the dice are fixed by roll number, so undoing a move
   // after seeing the roll it earned would let a player choose it knowing what comes next.
+  // A move played for the player (their only one) goes with the choice before it.
   let last = -1;
   steps.forEach((s, i) => {
     if (s === "roll" || s === "miss" || s.claimed !== undefined) last = -1;
-    else last = i;
+    else if (!forced.has(i)) last = i;
   });
   return last;
 }
@@ -430,6 +434,7 @@ async function send() {
     const next = await call(app.dataset.turn, { seat: base.turn, steps, seats: seatChanges() });
     showTurnFeed(next);
     steps = [];
+    forced = new Set();
     turnLines = [];
     turnLabels = [];
     wentOn(next, ["send", "undo"]);
@@ -455,18 +460,21 @@ function goOn(next) {
   view = next;
   lockSeats(next);
   steps = [];
+  forced = new Set();
   turnLines = [];
   turnLabels = [];
   selected = null;
   turnSent = false;
   $("sendbox").hidden = true;
-  render();
+  if (next.phase === "claim") submit([]);  // the re-roll's window opens now
+  else render();
 }
 
 // Only the player to move edits their own name and number under "Players" (the host, on the
 // game's first turn, anyone's): the server refuses the rest, so the page doesn't offer it.
 function lockSeats(v) {
-  const first = v.replay && v.replay.start === 0 && v.replay.events.every((e) => isBot(v, e.seat));
+  const first = v.replay && v.replay.start === 0 &&
+    v.replay.events.every((e) => isBot(v, e.seat) || e.forced);
   for (const fields of document.querySelectorAll("#seats fieldset")) {
     fields.disabled = +fields.dataset.seat !== v.turn && !(first && v.turn === v.host);
   }
@@ -660,7 +668,7 @@ async function rematch() {
 // Not once the game's very first roll is made: a newcomer then rolls for who starts too.
 function showAddPlayer() {
   const box = $("addplayer");
-  const creating = params.get("new") && base.steps === 0;
+  const creating = params.get("new") && !base.decisions.length;
   const hostsTurn = base.turn === base.host && !turnSent && (base.steps > 0 || !steps.length);
   const free = board.layout.colors.filter((c) => !base.seats.some((s) => s.color === c.name));
   const room = base.seats.length < (base.settings.capacity || board.layout.colors.length);
@@ -805,8 +813,10 @@ async function start() {
     showAddPlayer();
     return;
   }
-  // Who goes first, until a person has played (bots to move first play at once).
-  if (first.replay.start === 0 && first.replay.events.every((e) => isBot(first, e.seat))) {
+  // Who goes first, until a person has played (bots to move first play at once, and so do
+  // the steps with nothing to decide).
+  if (first.replay.start === 0 &&
+      first.replay.events.every((e) => isBot(first, e.seat) || e.forced)) {
     first.first_rolls.forEach((round, i) => addFeed(TEXT.firstRolls(i > 0,
       round.map(([seat, total]) => `${nameOf(first, seat)} ${total}`).join(", "))));
   }
@@ -815,12 +825,18 @@ async function start() {
   // Back mid-turn (a reload: the turn's steps are in the address), what the others did since
   // is in the feed again, without being shown again.
   if (!stale && !seen) {
+    // A tap anywhere ends the replay at once: the player's own move never waits for it (the
+    // tap reaches the board after the replay, whose pieces are then where they end up).
+    const tap = () => finishReplay();
+    document.addEventListener("pointerdown", tap, { capture: true });
     await replay(first.phase === "over" ? lastTurn(first.replay) : first.replay, first,
       (step) => pills(first, step), !steps.length);
+    document.removeEventListener("pointerdown", tap, { capture: true });
   }
   const restored = movedOn ? [] : steps;  // this turn's steps from the address, checked again
   steps = [];
   if (restored.length) await submit(restored, true);
+  else if (first.phase === "claim" && !stale) await submit([]);  // its window opens now
   else render();
 }
 

@@ -76,6 +76,15 @@ export const TEXT = {
   lastPlace: (who, n) => _("%(who)s takes the last place (%(place)s)",
     { who, n, place: TEXT.ordinal(n) }),
   rolledFeed: (who, dice) => _("%(who)s rolled %(dice)s", { who, dice: dice.join("-") }),
+  rolledNoMove: (who, dice) => _("%(who)s rolled %(dice)s: no move",
+    { who, dice: dice.join("-") }),
+  // The player's own dice, rolled for them before the link reached them.
+  yourRoll: (who, dice) => (dice.length === 2
+    ? _("%(who)s, you rolled %(a)s and %(b)s: your move.", { who, a: dice[0], b: dice[1] })
+    : _("%(who)s, you rolled %(dice)s: your move.", { who, dice: dice.join(", ") })),
+  // A step with nothing to decide (a roll, an only move), played for the player.
+  forcedTag: () => _("automatic"),
+  forcedWhy: () => _("Nothing to decide: played automatically"),
   rolled: (who, dice) => (dice.length === 2
     ? _("%(who)s rolled %(a)s and %(b)s", { who, a: dice[0], b: dice[1] })
     : _("%(who)s rolled %(dice)s", { who, dice: dice.join(", ") })),
@@ -394,14 +403,29 @@ function whichMove(moves, play) {
 export async function replay(r, v, after = () => {}, watch = true, shown = () => null) {
   if (!r || !r.events.length) return;
   let skipped = !watch;  // skipped: every event's feed lines all the same, nothing shown
+  const waiting = new Set();  // the pauses under way: a skip ends them at once
+  const pause = (ms) => (skipped ? Promise.resolve() : new Promise((resolve) => {
+    const done = () => { clearTimeout(timer); waiting.delete(done); resolve(); };
+    const timer = setTimeout(done, ms);
+    waiting.add(done);
+  }));
+  let wake;
+  const woken = new Promise((resolve) => { wake = resolve; });  // a flight isn't waited for
+  finishReplay = () => {
+    skipped = true;
+    for (const done of [...waiting]) done();
+    board.cancelFlights();
+    wake();
+  };
   $("skip").hidden = skipped;
-  $("skip").onclick = () => { skipped = true; };
+  $("skip").onclick = () => finishReplay();
   const colors = seatsColors(v);
   const names = seatsNames(v);
   if (watch) board.place(r.pieces, colors, names);
   let drawn = r.pieces;  // the pieces as the replay has drawn them
   const decided = new Set(v.decisions.map(([step]) => step));
   let previous = null;
+  const ownFrom = lastTurnStart(r.events, v.turn);
   for (const [i, event] of r.events.entries()) {
     const step = r.start + i;  // in the game
     const who = nameOf(v, event.seat);
@@ -415,37 +439,57 @@ export async function replay(r, v, after = () => {}, watch = true, shown = () =>
       const item = addFeed(line, v.seats[event.seat].color);
       if (bot) { item.classList.add("bot"); item.dataset.tag = TEXT.botTag(); }
       if (event.auto) item.classList.add("auto");
+      if (event.forced) {
+        item.classList.add("forced");
+        item.dataset.tag = TEXT.forcedTag();
+        item.title = TEXT.forcedWhy();
+      }
       return item;
     });
     if (event.kind === "move" && decided.has(step)) markDecision(items[0], v, step);
     if (skipped) continue;
-    const pace = bot || event.auto ? BOT_SPEEDS[speedOf()] : 1;
+    // What nobody chose goes at the bots' pace; the viewer's own roll tumbles as if tapped.
+    const own = i >= ownFrom;
+    const pace = bot || event.auto || (event.forced && !own) ? BOT_SPEEDS[speedOf()] : 1;
     if (event.kind === "roll") {
       board.light(event.seat, colors);  // the name of who rolls
       if (pace) {
         if (tumbling === null) rollDice();  // this phone's own roll tumbles since the tap
-        await sleep(250 * pace);
+        await pause(250 * pace);
       }
       showDice(event.dice);
       say(TEXT.rolled(who, event.dice));
-      if (pace) await sleep(250 * pace);
+      if (pace) await pause(250 * pace);
     } else if (event.kind === "move") {
       const flight = shown(event) || (pace ? startMove(v, event.seat, event, HOP_MS * pace) : null);
       knock(flight, drawn, event.pieces, event.seat);
       board.place(event.pieces, colors, names, event.seat);
-      if (flight) await flight.done;
+      if (flight) await Promise.race([flight.done, woken]);
       else if (pace) {  // no motion (reduced): the same pause, the piece already there
-        await sleep(HOP_MS * pace * Math.max(1, board.pathPoints(event, colors[event.seat]).length - 1));
+        await pause(HOP_MS * pace * Math.max(1, board.pathPoints(event, colors[event.seat]).length - 1));
       }
-      if (pace) await sleep(200 * pace);
+      if (pace) await pause(200 * pace);
     } else {
       say(TEXT.reroll(who, event.kind === "claim"));
-      if (pace) await sleep(300 * pace);
+      if (pace) await pause(300 * pace);
     }
     if (event.pieces) drawn = event.pieces;
     if (event.kind === "move") after(step + 1);
   }
   $("skip").hidden = true;
+  finishReplay = () => {};
+}
+
+// Ends the replay under way at once (every feed line written, the pieces where they end up):
+// a tap anywhere does, so that the player's own move never waits for it.
+export let finishReplay = () => {};
+
+// Where the events of `seat`'s turn in progress begin (their number: the events' length when
+// the last event isn't theirs).
+function lastTurnStart(events, seat) {
+  let i = events.length;
+  while (i && events[i - 1].seat === seat) i--;
+  return i;
 }
 
 // The replay cut to its last turn: the events of the last seat to play, from where they began.
@@ -461,7 +505,9 @@ export function lastTurn(r) {
 // whose home it raided.
 function eventLines(v, event) {
   const who = nameOf(v, event.seat);
-  if (event.kind === "roll") return [TEXT.rolledFeed(who, event.dice)];
+  if (event.kind === "roll") {
+    return [event.no_move ? TEXT.rolledNoMove(who, event.dice) : TEXT.rolledFeed(who, event.dice)];
+  }
   if (event.kind === "claim" || event.kind === "miss") {
     return [TEXT.reroll(who, event.kind === "claim")];
   }

@@ -1,0 +1,191 @@
+"""Link play that asks a player only when there is something to decide: the server rolls for
+people, plays an only move, passes a roll with no move, and hands the link to the first person
+with a choice (``Game.hand_on``). Rooms, and tables made with it switched off, play by hand."""
+
+import pytest
+
+from app import link
+from app.keys import Keys
+from app.play import Game
+from workbench.games import link_game
+
+KEYS = Keys.for_tests("autoplay")
+TABLES = {
+    "parcheesi": ["yellow", "blue", "red", "green"],
+    "red-arse": ["red", "yellow", "green", "blue"],
+    "ludo": ["red", "blue", "green", "yellow"],
+}
+NAMES = ["Ana", "Ben", "Cy", "Dev"]
+
+
+def create(client, game, **extra):
+    settings = {"red-arse": {"board": 4}, "ludo": {"capacity": 4}}.get(game)
+    body = {"game": game, "players": [{"name": n, "color": c, "phone": f"+1415555010{i}"}
+                                      for i, (n, c) in enumerate(zip(NAMES, TABLES[game]))],
+            **({"settings": settings} if settings else {}), **extra}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def at_a_decision(view) -> bool:
+    """The link's player has a choice: of moves, or whether to claim a re-roll."""
+    return view["phase"] == "claim" or (view["phase"] == "move" and len(view["legal"]) > 1)
+
+
+def first_choice(client, view):
+    """The steps of the turn at ``view``, taking the first move offered and letting re-rolls go,
+    as the server answers them (its only moves included)."""
+    seat, steps, now = view["turn"], [], view
+    while True:
+        if now["phase"] == "roll":
+            steps.append("roll")
+        elif now["phase"] == "claim":
+            steps.append("miss")
+        else:
+            steps.append({k: now["legal"][0][k] for k in ("from", "to", "values")})
+        now = client.post(f"/api/games/{view['token']}/moves",
+                          json={"seat": seat, "steps": steps}).json
+        steps = now["turn_steps"]
+        if now["turn_over"]:
+            return steps, now
+
+
+@pytest.mark.parametrize("game", TABLES)
+def test_a_new_link_goes_to_the_first_person_with_a_decision_their_dice_rolled(client, game):
+    view = client.get(f"/api/games/{create(client, game)['token']}").json
+    assert view["autoplay"] and at_a_decision(view)
+    played = Game.from_token(view["token"], KEYS)
+    # Everything before it had no alternative, and the page's replay marks it so.
+    assert all(radix == 1 for _, radix in played.match.steps)
+    assert view["replay"]["events"] and all(e["forced"] for e in view["replay"]["events"])
+    assert view["last_roll"] != []  # rolled for them: no Roll to tap
+
+
+def test_turns_with_nothing_to_decide_play_themselves_and_only_the_next_decision_is_texted(
+        client, twilio):
+    view = create(client, "ludo")
+    texted = 0
+    for _ in range(12):  # a dozen hand-offs in the early game, when pieces wait for a 6
+        start, steps_seat = view["steps"], view["turn"]
+        steps, _ = first_choice(client, view)
+        before = len(twilio.requests)
+        view = client.post(f"/api/games/{view['token']}/turn",
+                           json={"seat": view["turn"], "steps": steps}).json
+        if view["phase"] == "over":
+            break
+        assert at_a_decision(view)
+        sent = twilio.requests[before:]
+        if view["turn"] == steps_seat:  # round the table to the same player: no text needed
+            assert not sent and view["message"]["status"] == "not-sent"
+            continue
+        assert len(sent) == 1 and sent[0].field("To") == f"+1415555010{view['turn']}"
+        texted += 1
+        body = sent[0].field("Body")
+        played = Game.from_token(view["token"], KEYS)
+        forced_people = {played.header.seats[seat].name
+                         for step, (_, seat, _) in enumerate(played.match.history[start:], start)
+                         if seat != view["turn"] and step and played.match.history[step - 1][1] != seat
+                         and played.forced_turn(step, _turn_end(played, step))}
+        for name in forced_people:  # whose turn played itself is said, and nobody texts them
+            assert name in body
+        dice = view["last_roll"]
+        assert f"you rolled {' and '.join(map(str, dice))}." in body
+        # The replay shows the turns that played themselves, marked so.
+        marked = {e["seat"] for e in view["replay"]["events"] if e.get("forced")}
+        assert {played.header.seats[s].name for s in marked} >= forced_people
+    assert texted >= 6
+
+
+def _turn_end(played, start):
+    history, end = played.match.history, start
+    while end < len(history) and history[end][1] == history[start][1]:
+        end += 1
+    return end if end < len(history) else start  # a turn still going on is not a whole turn
+
+
+def test_a_spanish_text_says_who_had_no_move_and_what_you_rolled():
+    from app import sms
+
+    text = sms.turn_message("Ana", "Dev", "https://b.example/g/x", "Ludo", "es",
+                            sms.Handoff(no_move=["Ben", "Cy"], rolled=(6, 3)))
+    assert text == ("Ana hizo su jugada. Sin jugada posible: Ben y Cy. Te toca en Boardpass, "
+                    "Dev: sacaste 6 y 3. https://b.example/g/x")
+    assert sms.gsm7_length(text) is not None
+
+
+def test_an_only_move_after_a_choice_is_played_and_undo_passes_over_it(client):
+    for number in range(300):
+        game = Game.new("parcheesi", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS,
+                        seed=number.to_bytes(8, "big"))
+        game.hand_on()
+        token, seat = game.token(), game.match.turn
+        first = client.get(f"/api/games/{token}").json
+        if first["phase"] != "move":
+            continue
+        for move in first["legal"]:
+            step = {k: move[k] for k in ("from", "to", "values")}
+            after = client.post(f"/api/games/{token}/moves",
+                                json={"seat": seat, "steps": [step]}).json
+            if len(after["turn_steps"]) > 1 and after["turn_forced"]:
+                # The player chose once; what had no alternative after it was played for them.
+                assert after["turn_steps"][0] == step and 0 not in after["turn_forced"]
+                assert all(i > 0 for i in after["turn_forced"])
+                return
+    raise AssertionError("no seed found")
+
+
+def test_a_red_arse_re_roll_claim_is_the_player_s_and_opens_when_the_page_asks(client):
+    for number in range(300):
+        game = Game.new("red-arse", [link.Seat(n, i) for i, n in enumerate(NAMES)], KEYS,
+                        seed=number.to_bytes(8, "big"), options=0)
+        game.hand_on()
+        if game.match.phase != "claim":
+            continue
+        # Nothing was played past the claim window: the link stops at it.
+        view = client.get(f"/api/games/{game.token()}").json
+        assert view["phase"] == "claim" and view["turn"] == game.match.turn
+        window = client.post(f"/api/games/{game.token()}/moves",
+                             json={"seat": view["turn"], "steps": []}).json
+        assert window["claim"]["seconds"] == 5 and window["claim"]["ticket"]
+        return
+    raise AssertionError("no seed found")
+
+
+def test_switched_off_at_creation_every_step_is_the_player_s(client):
+    view = create(client, "ludo", autoplay=False)
+    assert not view["autoplay"] and view["phase"] == "roll" and view["steps"] == 0
+    assert link.decode(view["token"], KEYS)[0].by_hand
+    assert client.post("/api/games", json={"game": "ludo", "autoplay": "no", "players": [
+        {"name": "A", "color": "red"}, {"name": "B", "color": "blue"}]}).status_code == 400
+
+
+def test_the_new_game_form_plays_for_them_unless_unticked(client):
+    form = {"game": "parcheesi", "play0": "1", "color0": "yellow", "play1": "1",
+            "color1": "red"}
+    made = client.post("/new", data={**form, "autoplay": ["0", "1"]})
+    unticked = client.post("/new", data={**form, "autoplay": "0"})
+    plain = client.post("/new", data=form)
+    tokens = [r.headers["Location"].split("/g/")[1].split("?")[0] for r in (made, unticked, plain)]
+    assert [link.decode(t, KEYS)[0].by_hand for t in tokens] == [False, True, False]
+    page = client.get(made.headers["Location"]).data.decode()
+    assert "&#39;s turn:" in page or "'s turn:" in page  # the creator's page: not "You:"
+
+
+def test_a_forced_turn_is_never_counted_as_missed():
+    game = Game.new("ludo", [link.Seat(n, c) for n, c in zip(NAMES, (0, 1, 2, 3))], KEYS,
+                    seed=bytes(8))
+    game.hand_on()
+    # A turn with nothing to decide answers nothing: it neither counts nor ends a run of misses.
+    history = game.match.history
+    turns = [s for s in range(len(history)) if s == 0 or history[s - 1][1] != history[s][1]]
+    forced = [s for s in turns[:-1] if game.forced_turn(s, _turn_end(game, s))]
+    assert forced and all(game.missed(seat) == 0 for seat in range(4))
+
+
+@pytest.mark.parametrize("game", ["red-arse", "ludo"])
+def test_a_game_of_people_by_link_texts_only_the_turns_with_a_decision(client, game):
+    made = link_game(client, game, 4)
+    by_hand = link_game(client, game, 4, autoplay=False)
+    assert by_hand["hand_offs"] == by_hand["player_turns"]
+    assert made["hand_offs"] <= 0.7 * made["player_turns"]
