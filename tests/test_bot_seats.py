@@ -282,8 +282,8 @@ def test_an_ending_a_human_played_to_is_not_simulated(client, monkeypatch):
 
 def test_the_simulated_note_is_on_the_results_in_both_languages(client):
     token = played_out(bytes(8)).token()
-    spanish = ("Como los humanos ya terminaron, se simuló el cierre entre los bots para definir "
-               "sus puestos.")
+    spanish = ("Como las personas ya habían terminado, se simuló el final entre los bots para "
+               "definir sus puestos.")
     assert SIMULATED in client.get(f"/g/{token}").get_data(as_text=True)
     assert spanish in client.get(f"/g/{token}?lang=es").get_data(as_text=True)
 
@@ -350,7 +350,7 @@ def test_bad_bot_players_are_a_clear_400_in_both_languages(client, players, engl
 def test_a_bot_host_is_refused_in_both_languages(client):
     players = [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"}]
     for lang, words in (("en", "The host is a human player, not a bot."),
-                        ("es", "El anfitrión es un jugador humano, no un bot.")):
+                        ("es", "Quien organiza la mesa es una persona, no un bot.")):
         response = client.post("/api/games", json={"autoplay": False, "game": "ludo", "players": players, "host": 1,
                                                    "lang": lang})
         assert response.status_code == 400

@@ -1272,8 +1272,9 @@ def test_ludo_results_medals_and_a_rematch_started_by_the_host(server, phone, sm
 
 # -- a Spanish table: the form, a turn, the results -----------------------------------------------
 
-# English words the main controls must not show on a Spanish page (names are Ana, Ben, Cleo...).
-ENGLISH = re.compile(r"\b(the|roll|rolled|send|sent|your|turn|game|wins?|link|players?|copy|"
+# English words the main controls must not show on a Spanish page (names are Ana, Ben, Cleo...;
+# "link" is Argentine Spanish too).
+ENGLISH = re.compile(r"\b(the|roll|rolled|send|sent|your|turn|game|wins?|players?|copy|"
                      r"share|rematch|results|tap|piece|finished|takes|place|goes|first|next|"
                      r"host|open|messages|undo|skip|replay|add|name|phone)\b", re.I)
 CONTROLS = ["#roll", "#undo", "#skip", "#send", "#copy", "#share", "#sms", "#next", "#rematch",
@@ -1320,7 +1321,7 @@ def test_a_spanish_ludo_game_from_the_form_to_the_results(server, phone, sms):
     assert view["lang"] == "es" and Game.from_token(token, KEYS).header.lang == "es"
     first = view["seats"][view["turn"]]["name"]
     expect(creator.locator("#sendmsg")).to_have_text(
-        f"Partida creada. Empieza {first}: mandale el enlace.")
+        f"Partida creada. Empieza {first}: mandale el link.")
     expect(creator.locator("#sms")).to_have_text("Mandalo por SMS")
     invite = urllib.parse.unquote(creator.locator("#sms").get_attribute("href").split("body=")[1])
     assert invite.startswith(f"{first}, te invitaron a una partida de Ludo en Boardpass. Te toca:")
@@ -1330,7 +1331,7 @@ def test_a_spanish_ludo_game_from_the_form_to_the_results(server, phone, sms):
     expect(creator.locator("#whatsapp")).to_have_class(re.compile(r"\bprimary\b"))
     wa = urllib.parse.urlsplit(creator.locator("#whatsapp").get_attribute("href"))
     assert urllib.parse.parse_qs(wa.query) == {"text": [invite]}
-    expect(creator.locator("#copy")).to_have_text("Copiar el enlace")
+    expect(creator.locator("#copy")).to_have_text("Copiá el link")
     expect(creator.locator("#addplayer summary")).to_have_text("Sumar un jugador")
     assert creator.locator("#rules-link").get_attribute("href") == "/rules/ludo"
     no_english(creator)
@@ -1347,7 +1348,7 @@ def test_a_spanish_ludo_game_from_the_form_to_the_results(server, phone, sms):
     other = answer["message"]["to"]
     assert answer["lang"] == "es" and f"{first} hizo su jugada. Te toca en Boardpass, {other}" \
         in answer["message"]["text"]
-    expect(player.locator("#sendmsg")).to_have_text(f"Mandale el enlace a {other}:")
+    expect(player.locator("#sendmsg")).to_have_text(f"Mandale el link a {other}:")
     expect(player.locator("#sms")).to_have_text("Mandalo por SMS")
     no_english(player)
     shot(player, "es-turn-sent")
@@ -1582,8 +1583,8 @@ def test_when_ana_finishes_the_bots_play_the_game_out_and_the_results_say_so(ser
     spanish = phone()
     spanish.goto(answer["url"] + "?lang=es")
     expect(spanish.locator("#simulated")).to_have_text(
-        "Como los humanos ya terminaron, se simuló el cierre entre los bots para definir sus "
-        "puestos.")
+        "Como las personas ya habían terminado, se simuló el final entre los bots para definir "
+        "sus puestos.")
 
 
 def test_undo_never_reaches_back_past_a_re_roll(server, phone, sms):

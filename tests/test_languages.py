@@ -85,7 +85,7 @@ def test_move_labels_come_in_the_table_s_language_or_the_one_asked_for(client):
                            json={"seat": made["turn"], "steps": steps}).json
         rolled = client.post(f"/api/games/{made['token']}/moves",
                              json={"seat": made["turn"], "steps": ["roll"]}).json
-    assert rolled["legal"][0]["label"] == "Sacar una ficha (6)"
+    assert rolled["legal"][0]["label"] == "Sale una ficha (6)"
     english = client.post(f"/api/games/{made['token']}/moves?lang=en",
                           json={"seat": made["turn"], "steps": ["roll"]}).json
     assert english["legal"][0]["label"] == "Bring a piece out (6)"
@@ -143,7 +143,7 @@ def test_api_errors_speak_spanish_when_asked(client, how):
         "Al Ludo juegan de 2 a 4 jugadores en el tablero de 52 casillas."
     broken = client.get("/api/games/not-a-game" + how.get("query", ""), headers=how.get("headers"))
     assert broken.status_code == 400
-    assert broken.json["error"]["message"].startswith("Este enlace")
+    assert broken.json["error"]["message"].startswith("Este link")
 
 
 def test_a_spanish_table_answers_in_spanish_and_english_on_request(client):
@@ -170,7 +170,7 @@ def test_error_pages_speak_the_visitor_s_language(client):
     assert page.status_code == 404 and "Acá no hay nada" in page.data.decode()
     assert "Not allowed" in client.get("/new").data.decode()  # GET on a form's address: 405
     assert "No permitido" in client.get("/new", headers=ES).data.decode()
-    assert client.get("/g/not-a-game?lang=es").data.decode().count("Este enlace no anda") >= 1
+    assert client.get("/g/not-a-game?lang=es").data.decode().count("Este link no anda") >= 1
     form = client.post("/new?lang=es", data={"game": "ludo", "lu_play0": "1", "lu_color0": "red"})
     assert form.status_code == 400 and "Al Ludo juegan de 2 a 4" in form.data.decode()
 
@@ -189,7 +189,7 @@ def test_a_failed_text_is_explained_in_the_table_s_language(client, twilio):
                       json={"seat": view["turn"], "steps": steps}).json
     assert nxt["message"]["status"] == "failed"
     assert nxt["message"]["error"].startswith("Al número +1415555") and \
-        nxt["message"]["error"].endswith("Unknown number. Mandá el enlace vos.")
+        nxt["message"]["error"].endswith("Unknown number. Mandá el link vos.")
 
 
 # -- the switcher, the cookie, the defaults ----------------------------------------------------

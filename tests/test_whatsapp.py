@@ -235,7 +235,7 @@ def test_a_whatsapp_failure_is_explained_in_the_table_s_language(client, whatsap
     nxt = send_turn(client, game_with(client, lang="es"))
     assert nxt["message"]["status"] == "failed"
     assert nxt["message"]["error"] == (f"Al número {BEN} no le pudo llegar el mensaje de "
-                                       "WhatsApp: Outside the allowed window. Mandá el enlace "
+                                       "WhatsApp: Outside the allowed window. Mandá el link "
                                        "vos.")
 
 
