@@ -171,6 +171,7 @@ def test_new_game_from_the_form_to_a_sent_turn(server, phone, sms, width):
     form.locator("input[name=name0]").fill("Ana")
     form.locator("input[name=name2]").fill("Ben")
     shot(creator, "1-new-game-form")
+    form.locator("input[name=autoplay][type=checkbox]").uncheck()  # rolls by hand
     form.locator("button[type=submit]").click()
 
     expect(creator.locator("#sendbox")).to_be_visible()
@@ -441,7 +442,8 @@ def test_replay_on_arrival_animates_the_turn_and_skip_ends_it(server, phone):
     expect(page.locator("#roll")).to_be_visible(timeout=replay_ms(history) + 5000)
     expect(page.locator("#skip")).to_be_hidden()
     feed = page.locator("#feed li").all_text_contents()[::-1]  # newest first on the page
-    expected = [f"{mover} rolled {'-'.join(map(str, e['dice']))}" if e["kind"] == "roll"
+    expected = [f"{mover} rolled {'-'.join(map(str, e['dice']))}"
+                + (": no move" if e.get("no_move") else "") if e["kind"] == "roll"
                 else f"{mover}: {e['label']}" for e in events]
     assert feed == expected
     slid = page.evaluate("() => window.__pieceMoves")
@@ -516,6 +518,7 @@ def test_local_game_passes_the_phone(server, phone, sms, width):
     page.locator("input[name=name0]").fill("Ana")
     page.locator("input[name=name2]").fill("Ben")
     page.locator("input[name=local]").check()
+    page.locator("#newgame input[name=autoplay][type=checkbox]").uncheck()  # by hand
     page.locator("#newgame button[type=submit]").click()
     expect(page.locator("#next")).to_be_visible()
     expect(page.locator("#next")).to_have_text("Play the next turn here")
@@ -949,6 +952,7 @@ def test_red_arse_from_the_new_game_form(server, phone, sms):
     form.locator(".houserules summary").click()
     form.locator("input[name=rule_raids]").uncheck()
     shot(page, "ra-new-game-form")
+    form.locator("input[name=autoplay][type=checkbox]").uncheck()  # rolls by hand
     form.locator("button[type=submit]").click()
     expect(page.locator("#sendbox")).to_be_visible()
     token = urllib.parse.urlsplit(page.url).path.rsplit("/", 1)[1]
@@ -1047,6 +1051,7 @@ def test_ludo_from_the_form_a_turn_and_a_player_added_by_the_host_mid_turn(serve
     form.locator("input[name=lu_name0]").fill("Ana")
     form.locator("input[name=lu_name2]").fill("Cleo")
     shot(creator, "lu-new-game-form")
+    form.locator("input[name=autoplay][type=checkbox]").uncheck()  # rolls by hand
     form.locator("button[type=submit]").click()
 
     expect(creator.locator("#sendbox")).to_be_visible()
@@ -1313,6 +1318,7 @@ def test_a_spanish_ludo_game_from_the_form_to_the_results(server, phone, sms):
     form.locator("input[name=lu_name2]").fill("Cleo")
     expect(form.locator("button[type=submit]")).to_have_text("Crear la partida")
     shot(creator, "es-new-game-form")
+    form.locator("input[name=autoplay][type=checkbox]").uncheck()  # rolls by hand
     form.locator("button[type=submit]").click()
 
     expect(creator.locator("#sendbox")).to_be_visible()
@@ -1519,6 +1525,7 @@ def test_two_people_and_a_bot_from_the_form_the_next_person_sees_the_bot_s_moves
     expect(form.locator("input[name=lu_phone1]")).to_be_hidden()  # bots have no phone
     expect(form.locator("input[name=lu_host][value='1']")).to_be_hidden()  # nor host a table
     assert form.locator("input[name=lu_name1]").get_attribute("placeholder") == "Bot (hard)"
+    form.locator("input[name=autoplay][type=checkbox]").uncheck()  # rolls by hand
     form.locator("button[type=submit]").click()
     expect(creator.locator("#sendbox")).to_be_visible()
     link = creator.locator("#nextlink").input_value()

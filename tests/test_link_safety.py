@@ -51,7 +51,8 @@ def new_game(browser, deadline_hours: int = 0, phones=(ANA, BEN)) -> dict:
     players = [{"name": "Ana", "color": "yellow", "phone": phones[0]},
                {"name": "Ben", "color": "red", "phone": phones[1]}]
     response = browser.post("/api/games", json={"game": "parcheesi", "players": players,
-                                                "deadline_hours": deadline_hours})
+                                                "deadline_hours": deadline_hours,
+                                                "autoplay": False})
     assert response.status_code == 201, response.json
     return response.json
 

@@ -47,7 +47,7 @@ def create():
     game, options, seats, host, lang = parse_table(data)
     deadline = parse_deadline(data.get("deadline_hours", 0))
     autoplay = data.get("autoplay", True)
-    if autoplay not in (True, False):
+    if not isinstance(autoplay, bool):  # 1 == True in Python: a number is not a yes
         raise BadRequest(message("autoplay"))
     played = new_game(game, seats, options, host, lang, deadline, by_hand=not autoplay)
     token = begin(played)
