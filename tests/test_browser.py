@@ -437,14 +437,14 @@ def test_replay_on_arrival_animates_the_turn_and_skip_ends_it(server, phone):
     page = phone(WATCH_PIECES_JS)
     page.goto(server.game_url(token))
     expect(page.locator("#skip")).to_be_visible()
-    expect(page.locator("#feed li", has_text=f"{mover}: ").first).to_be_visible()
+    expect(page.locator("#feed li", has_text=f"{mover} ").first).to_be_visible()
     shot(page, "5-replaying")
     expect(page.locator("#roll")).to_be_visible(timeout=replay_ms(history) + 5000)
     expect(page.locator("#skip")).to_be_hidden()
     feed = page.locator("#feed li").all_text_contents()[::-1]  # newest first on the page
     expected = [f"{mover} rolled {'-'.join(map(str, e['dice']))}"
                 + (": no move" if e.get("no_move") else "") if e["kind"] == "roll"
-                else f"{mover}: {e['label']}" for e in events]
+                else e["said"] for e in events]
     assert feed == expected
     slid = page.evaluate("() => window.__pieceMoves")
     moved_pieces = {(e["seat"], e["piece"]) for e in events if e["kind"] == "move"}
@@ -787,8 +787,8 @@ def test_red_arse_hop_between_inside_corners_on_the_6_player_board(server, phone
     watcher = phone(WATCH_PIECES_JS)
     watcher.goto(answer["url"])
     expect(watcher.locator("#roll")).to_be_visible(timeout=60_000)  # the whole replay
-    mover = answer["seats"][seat]["name"]
-    expect(watcher.locator("#feed li", has_text=f"{mover}: {hop['label']}")).to_have_count(1)
+    assert hop["said"].startswith(answer["seats"][seat]["name"] + " hopped a marble ")
+    expect(watcher.locator("#feed li", has_text=hop["said"])).to_have_count(1)
     slid = watcher.evaluate("() => window.__pieceMoves")
     hopped = [m["value"] for m in slid if (m["seat"], m["piece"]) == (seat, hop["piece"])]
     pairs = [hopped[i:i + 2] for i in range(0, len(hopped), 2)]  # (cx, cy) per step
@@ -841,8 +841,8 @@ def test_red_arse_backward_4_and_its_replay_along_the_track(server, phone, sms):
     walked = [list(p) for p in zip(xs, ys)]
     want = [layout["places"][p] for p in back["path"][1:]]
     assert any(walked[i:i + len(want)] == want for i in range(len(walked))), (walked, want)
-    mover = answer["seats"][seat]["name"]
-    expect(watcher.locator("#feed li", has_text=f"{mover}: {back['label']}")).to_have_count(1)
+    assert back["said"].startswith(answer["seats"][seat]["name"] + " moved a marble back 4 ")
+    expect(watcher.locator("#feed li", has_text=back["said"])).to_have_count(1)
 
 
 def test_red_arse_re_roll_claimed_in_time_rolls_again(server, phone, sms):
@@ -996,9 +996,9 @@ def test_red_arse_replay_tells_of_raids_and_marbles_sent_back(server, phone):
     names = [s.name for s in game.header.seats]
     who, whom = names[seat], names[victim]
     feed = page.locator("#feed li").all_text_contents()[::-1]
-    label = game.rules.move_label(color, raid)
-    assert "raids" in label
-    at = feed.index(f"{who}: {label}")
+    said = game.rules.move_said(color, raid, who)
+    assert said.startswith(f"{who} raided slot ")  # "Ana raided slot 2 of the blue home"
+    at = feed.index(said)
     assert feed[at + 1:at + 4] == [f"{who} raided {whom}'s home",
                                    f"{who} sent {whom}'s marble back to base",
                                    f"{who}: re-roll missed"]
@@ -1476,11 +1476,9 @@ def test_against_bots_their_moves_replay_at_the_chosen_speed_and_the_turn_comes_
     assert any(e["kind"] == "move" for e in events)
     assert page.evaluate("() => window.__pieceMoves") == []  # instant: no animation
     assert progress_grid(page) == answer["pieces"]
-    names = [s["name"] for s in answer["seats"]]
     for event in events:
         if event["kind"] == "move":
-            expect(page.locator("#feed li.bot", has_text=f"{names[event['seat']]}: "
-                                f"{event['label']}").first).to_be_visible()
+            expect(page.locator("#feed li.bot", has_text=event["said"]).first).to_be_visible()
     # Nobody to send it to: Ana plays on.
     expect(page.locator("#sendmsg")).to_have_text("The bots have played. Ana, your turn again.")
     expect(page.locator("#next")).to_have_text("Continue")
@@ -1787,22 +1785,24 @@ def test_a_person_s_choice_gets_a_grade_in_the_feed_for_them_and_the_next_player
     status_code, review = server.api(REVIEWS.format(token=answer["token"], step=decision))
     assert status_code == 200 and review["seat"] == seat
     label = review["options"][review["played"]]["label"]
+    said = review["options"][review["played"]]["said"]
     grade = review["options"][review["played"]]["grade"]
-    # The sent turn's moves join the feed; the choice among them gets its grade.
+    # The sent turn's moves join the feed, told as what happened; the choice gets its grade.
     line = page.locator(f"#feed li[data-step='{decision}']")
     expect(line).to_have_attribute("data-grade", grade)
-    expect(line).to_have_text(f"{name}: {label}")
+    assert said.startswith(f"{name} moved a pawn from ") or said.startswith(f"{name} entered")
+    expect(line).to_have_text(said)
     expect(line).to_have_attribute("data-grade-label", grade.capitalize())
     kept = page.evaluate("(key) => JSON.parse(localStorage.getItem(key))",
                          f"boardpass:review:{answer['seed']}:2:{decision}")
-    assert kept["grade"] == grade and kept["label"] == label
+    assert kept["grade"] == grade and kept["label"] == label and kept["said"] == said
     shot(page, "review-own-move")
 
     # The next player watches the turn: the same move, graded in their replay.
     watcher = open_game(phone(), answer["url"])
     line = watcher.locator(f"#feed li[data-step='{decision}']")
     expect(line).to_have_attribute("data-grade", GRADED)
-    expect(line).to_have_text(f"{name}: {label}")
+    expect(line).to_have_text(said)
     assert line.get_attribute("data-grade") == grade
     # Only a person's choices are graded: rolls and forced moves aren't.
     graded = watcher.eval_on_selector_all("#feed li[data-step]", "(ls) => ls.map((l) => "

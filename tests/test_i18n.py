@@ -77,3 +77,38 @@ def test_a_red_arse_marble_leaving_the_center_reads_well_in_spanish():
     label = rules.move_label(0, Move(0, rules.center, 5, (6,)))
     assert i18n.translate(label, "es") == "Bolita en el centro a 6 (6)"  # not "de el centro"
     assert i18n.translate(label, "en") == "Marble on the center to 6 (6)"
+    said = rules.move_said(0, Move(0, rules.center, 5, (6,)), "Meli")
+    assert i18n.translate(said, "es") == "Meli movió una bolita desde el centro hasta 6 (6)"
+    assert i18n.translate(said, "en") == "Meli moved a marble from the center to 6 (6)"
+
+
+def test_a_move_in_the_feed_says_what_happened_in_each_game():
+    """The feed tells a played move as a sentence ("Meli sacó una ficha"); the page's offered
+    moves keep their short labels."""
+    from app.engine.core import Move
+    from app.engine.games import rules_for
+    from app.engine.ludo import HOME
+    from app.engine.parcheesi import NEST
+
+    ludo, parcheesi = rules_for("ludo"), rules_for("parcheesi")
+    out = ludo.move_said(0, Move(0, HOME, 0, (6,)), "Meli")
+    assert i18n.translate(out, "es") == "Meli sacó una ficha (6)"
+    assert i18n.translate(out, "en") == "Meli brought a piece out (6)"
+    walk = ludo.move_said(0, Move(0, 12, 15, (3,)), "Meli")
+    assert i18n.translate(walk, "es") == "Meli movió una ficha de 13 a 16 (3)"
+    entered = parcheesi.move_said(0, Move(0, NEST, 0, (5,)), "Ana")
+    assert i18n.translate(entered, "es") == "Ana sacó una ficha (5)"
+    assert i18n.translate(entered, "en") == "Ana entered a pawn (5)"
+
+
+def test_another_color_s_home_takes_the_home_s_gender_in_spanish():
+    from app.engine.core import Move
+    from app.engine.games import rules_for
+
+    rules = rules_for("red-arse")
+    blue_home = rules.board.home(1, 1)  # blue's slot 2
+    raid = Move(0, blue_home - 3, blue_home, (3,))
+    label = rules.move_label(0, raid)
+    assert "la casilla 2 de la casa azul" in i18n.translate(label, "es")
+    said = i18n.translate(rules.move_said(0, raid, "Ana"), "es")
+    assert said.startswith("Ana invadió la casilla 2 de la casa azul con una bolita que estaba en")

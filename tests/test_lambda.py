@@ -280,7 +280,7 @@ def test_package_holds_the_app_and_nothing_else(package):
     assert engine  # built by the README's test command: the build ships with its record
     assert engine | {"app/engine/native.json"} <= names
     # The stray files at the top of the checkout, the development-only packages installed here.
-    assert not any(package.stray in n or package.stray.replace("-", "_") in n for n in names)
+    assert not any(package.stray in n or package.stray.replace("-", "_") in n for n in names), [n for n in names if package.stray in n or package.stray.replace("-", "_") in n]
     for dist in DEV_ONLY:
         metadata.distribution(dist)  # installed, so leaving it out means something
     assert not (tops(names) & NEVER_SHIPPED), tops(names) & NEVER_SHIPPED

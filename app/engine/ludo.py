@@ -346,8 +346,18 @@ class Ludo(OneDie):
         """A move in a player's words, for the page: "Piece on 12 to 15 (3)"."""
         if move.src == HOME:
             return Text("Bring a piece out (6)")
-        return Text("Piece on %(src)s to %(dst)s (%(die)s)", src=self._place(color, move.src),
-                    dst=self._place(color, move.dst), die=move.values[0])
+        return Text("Piece on %(src)s to %(dst)s (%(die)s)", **self._move_places(color, move))
+
+    def move_said(self, color: int, move: Move, who: str) -> Text:
+        """A move as the feed tells it: "Ana moved a piece from 12 to 15 (3)"."""
+        if move.src == HOME:
+            return Text("%(who)s brought a piece out (6)", who=who)
+        return Text("%(who)s moved a piece from %(src)s to %(dst)s (%(die)s)", who=who,
+                    **self._move_places(color, move))
+
+    def _move_places(self, color: int, move: Move) -> dict:
+        return {"src": self._place(color, move.src), "dst": self._place(color, move.dst),
+                "die": move.values[0]}
 
     def _place(self, color: int, p: int) -> str:
         if p == self.goal:

@@ -863,11 +863,24 @@ class Parcheesi:
 
     def move_label(self, color: int, move: Move) -> Text:
         """A move in a player's words, for the page: "Pawn on 44 to 45 (1)"."""
-        used = " + ".join(map(str, move.values))
         if move.src == NEST:
-            return Text("Enter a pawn (%(used)s)", used=used)
-        return Text("Pawn on %(src)s to %(dst)s (%(used)s)", src=self._place(color, move.src),
-                    dst=self._place(color, move.dst), used=used)
+            return Text("Enter a pawn (%(used)s)", used=self._used(move))
+        return Text("Pawn on %(src)s to %(dst)s (%(used)s)", **self._move_places(color, move))
+
+    def move_said(self, color: int, move: Move, who: str) -> Text:
+        """A move as the feed tells it: "Ana moved a pawn from 44 to 45 (1)"."""
+        if move.src == NEST:
+            return Text("%(who)s entered a pawn (%(used)s)", who=who, used=self._used(move))
+        return Text("%(who)s moved a pawn from %(src)s to %(dst)s (%(used)s)", who=who,
+                    **self._move_places(color, move))
+
+    @staticmethod
+    def _used(move: Move) -> str:
+        return " + ".join(map(str, move.values))
+
+    def _move_places(self, color: int, move: Move) -> dict:
+        return {"src": self._place(color, move.src), "dst": self._place(color, move.dst),
+                "used": self._used(move)}
 
     def _place(self, color: int, p: int) -> str:
         if p == self.home:

@@ -26,7 +26,7 @@ from typing import Final, NamedTuple, cast
 from .boards import HOME_ENTRY, RED_ARSE_4, RED_ARSE_6, RING_SEGMENT, RingBoard
 from .core import CLAIM, MOVE, OVER, ROLL, IllegalMove, Move, OneDie
 from .notation import read_seats, write_seats
-from .text import Text
+from .text import N_, Text
 from .red_arse_settings import RULE_KEYS, options_for, settings
 
 # Final: compiled (app/native.py), these are constants rather than names looked up.
@@ -53,6 +53,33 @@ def table_of(text: str) -> int:
     keys = off[4:].split(",") if off != "off:" else ()
     return options_for(6 if fields[:1] == ["red-arse6"] else 4, keys)
 
+
+# A move's wordings, by kind: as offered on the page, and as the feed tells it once played.
+MOVE_LABELS = {
+    "out": N_("A marble out of base to %(dst)s (%(die)s)"),
+    "hop back": N_("Marble on %(src)s hops 4 corners back to %(dst)s"),
+    "hop 1": N_("Marble on %(src)s hops 1 corner to %(dst)s"),
+    "hop": N_("Marble on %(src)s hops %(die)s corners to %(dst)s"),
+    "raid": N_("Marble on %(src)s raids %(dst)s (%(die)s)"),
+    "back": N_("Marble on %(src)s back 4 to %(dst)s"),
+    "walk": N_("Marble on %(src)s to %(dst)s (%(die)s)"),
+}
+MOVES_SAID = {
+    "out": N_("%(who)s brought a marble out of base to %(dst)s (%(die)s)"),
+    "hop back": N_("%(who)s hopped a marble 4 corners back from %(src)s to %(dst)s"),
+    "hop 1": N_("%(who)s hopped a marble 1 corner from %(src)s to %(dst)s"),
+    "hop": N_("%(who)s hopped a marble %(die)s corners from %(src)s to %(dst)s"),
+    "raid": N_("%(who)s raided %(dst)s with a marble from %(src)s (%(die)s)"),
+    "back": N_("%(who)s moved a marble back 4 from %(src)s to %(dst)s"),
+    "walk": N_("%(who)s moved a marble from %(src)s to %(dst)s (%(die)s)"),
+}
+# Another color's home slot, one message per color: Spanish gives the color the home's gender
+# ("la casa roja").
+OTHER_HOME_SLOT = {
+    "red": N_("slot %(n)s of the red home"), "blue": N_("slot %(n)s of the blue home"),
+    "green": N_("slot %(n)s of the green home"), "yellow": N_("slot %(n)s of the yellow home"),
+    "purple": N_("slot %(n)s of the purple home"), "orange": N_("slot %(n)s of the orange home"),
+}
 
 class Route(NamedTuple):
     """One way a marble can go with one die, from geometry alone."""
@@ -458,25 +485,29 @@ class RedArse(OneDie):
 
     def move_label(self, color: int, move: Move) -> Text:
         """A move in a player's words, for the page: "Marble on 19 back 4 to 15"."""
+        kind, places = self._move_kind(color, move)
+        return Text(MOVE_LABELS[kind], **places)
+
+    def move_said(self, color: int, move: Move, who: str) -> Text:
+        """A move as the feed tells it: "Ana moved a marble back 4 from 19 to 15"."""
+        kind, places = self._move_kind(color, move)
+        return Text(MOVES_SAID[kind], who=who, **places)
+
+    def _move_kind(self, color: int, move: Move) -> tuple[str, dict]:
+        """Which of the move's wordings applies (a key of ``MOVE_LABELS``) and its places."""
         src, dst, die = move.src, move.dst, move.values[0]
-        where = self._words(color, dst)
+        places = {"dst": self._words(color, dst), "die": die}
         if src == BASE:
-            return Text("A marble out of base to %(dst)s (%(die)s)", dst=where, die=die)
-        start = self._words(color, src)
+            return "out", places
+        places["src"] = self._words(color, src)
         if self._is_hop(color, move):
             if die == BACK:
-                return Text("Marble on %(src)s hops 4 corners back to %(dst)s", src=start,
-                            dst=where)
-            if die == 1:
-                return Text("Marble on %(src)s hops 1 corner to %(dst)s", src=start, dst=where)
-            return Text("Marble on %(src)s hops %(n)s corners to %(dst)s", src=start, n=die,
-                        dst=where)
+                return "hop back", places
+            return ("hop 1" if die == 1 else "hop"), places
         owner = self.board.home_owner(dst)
         if owner is not None and owner[0] != color:
-            return Text("Marble on %(src)s raids %(dst)s (%(die)s)", src=start, dst=where, die=die)
-        if die == BACK:
-            return Text("Marble on %(src)s back 4 to %(dst)s", src=start, dst=where)
-        return Text("Marble on %(src)s to %(dst)s (%(die)s)", src=start, dst=where, die=die)
+            return "raid", places
+        return ("back" if die == BACK else "walk"), places
 
     def _words(self, color: int, place: int) -> str:
         if place == self.center:
@@ -487,6 +518,5 @@ class RedArse(OneDie):
         owner_color, slot = owner
         if owner_color == color:
             return Text("home slot %(n)s", n=slot + 1)
-        return Text("%(color)s's home slot %(n)s", color=Text(self.board.color_names[owner_color]),
-                    n=slot + 1)
+        return Text(OTHER_HOME_SLOT[self.board.color_names[owner_color]], n=slot + 1)
 

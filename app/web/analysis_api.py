@@ -157,13 +157,13 @@ def _review_view(played: Game, step: int, state, answer: dict) -> dict:
     """A kept review (the engine's figures for each option) in this request's words: each
     option's move and what it missed next to the best."""
     lang, rules = i18n.page_lang(), played.rules
-    color = played.header.seats[state.turn].color
+    seat = played.header.seats[state.turn]
     moves = rules.legal_moves(state)
     options = answer["options"]
     return {
         "step": step, "seat": state.turn, "played": played.match.steps[step][0],
         "best": next(o["index"] for o in options if o["best"]),
-        "options": [dict(move_view(rules, color, moves[o["index"]], lang), index=o["index"],
+        "options": [dict(move_view(rules, seat, moves[o["index"]], lang), index=o["index"],
                          chance=None if o["chance"] is None else round(o["chance"], 4),
                          loss=None if o["loss"] is None else round(o["loss"], 1),
                          grade=o["grade"], playouts=o["playouts"], missed=o["missed"],

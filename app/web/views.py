@@ -11,7 +11,7 @@ from app.engine.core import MOVE, OVER
 from app.engine.games import table_settings
 from app.engine.text import N_, Text
 from app.i18n import translate
-from app import review
+from app import link, review
 from app.play import Game, auto_steps, medals
 
 
@@ -49,16 +49,19 @@ def _event(rules, header, kind, seat, what, before, after, lang: str = "en") -> 
         return {"kind": "roll", "seat": seat, "dice": list(what), "pieces": after}
     if kind in ("claim", "miss"):  # a re-roll claimed in time, or let go
         return {"kind": kind, "seat": seat, "pieces": after}
-    return dict(move_view(rules, header.seats[seat].color, what, lang), kind="move", seat=seat,
+    return dict(move_view(rules, header.seats[seat], what, lang), kind="move", seat=seat,
                 kills=_kills(before, after), pieces=after)
 
 
-def move_view(rules, color: int, move, lang: str = "en") -> dict:
-    """A move as the page draws it: ``path`` lists the places its arrow goes through; ``text``
-    is the notation, ``label`` the move in the player's words (in ``lang``)."""
+def move_view(rules, seat: link.Seat, move, lang: str = "en") -> dict:
+    """A move by ``seat`` as the page draws it: ``path`` lists the places its arrow goes
+    through; ``text`` is the notation, ``label`` the move in the player's words as offered and
+    ``said`` as the feed tells it once played (both in ``lang``)."""
+    color = seat.color
     return {"piece": move.piece, "from": move.src, "to": move.dst, "values": list(move.values),
             "path": list(path_of(rules, color, move)), "text": rules.move_text(color, move),
-            "label": translate(rules.move_label(color, move), lang)}
+            "label": translate(rules.move_label(color, move), lang),
+            "said": translate(rules.move_said(color, move, seat.name), lang)}
 
 
 def path_of(rules, color: int, move) -> list[int]:
@@ -123,7 +126,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         "placed": list(getattr(state, "placed", ())) or
         ([state.winner] if match.phase == OVER else []),
         "simulated": simulated_ending(game),
-        "legal": [dict(move_view(rules, header.seats[state.turn].color, m, lang), index=i)
+        "legal": [dict(move_view(rules, header.seats[state.turn], m, lang), index=i)
                   for i, m in enumerate(match.legal_moves())],
         "settings": table_settings(rules),
         "first_rolls": [[[seat, total] for seat, total in round_.items()]

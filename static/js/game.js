@@ -26,7 +26,7 @@ let claimTicket = null;  // the re-roll claim window being timed (see armClaim)
 
 const params = new URLSearchParams(location.search);
 let turnLines = [];     // feed lines for this turn's steps (captures, the goal), by step index
-let turnLabels = [];    // this turn's moves in words, by step index (for the feed once it is sent)
+let turnLabels = [];    // this turn's moves as the feed tells them, by step index (once it is sent)
 let finalView = null;   // a finished game's last link, once there is one (Ludo's rematch)
 let turnSent = false;   // this page's turn is sent: the page is done
 let movedOn = null;     // the server says the game has moved on from this link: read-only
@@ -121,7 +121,7 @@ async function submit(newSteps, restoring = false, flight = null) {
     if (oneMore && last && last.from !== undefined) {
       const move = before.legal.find((m) => m.from === last.from && m.to === last.to &&
         m.values.join() === last.values.join());
-      if (move) turnLabels[steps.length - 1] = move.label;
+      if (move) turnLabels[steps.length - 1] = move.said;
       turnLines[steps.length - 1] = outcomeLines(next, base.turn, last.to,
         sentBack(before.pieces, next.pieces, base.turn), before.pieces[base.turn]);
     }
@@ -285,9 +285,9 @@ function showTurnFeed(sent = null) {
     const step = base.steps + i;  // in the game
     if (sent && s.from !== undefined && (turnLabels[i] || decided.has(step))) {
       // A move taken before a reload has no label here: its review brings it.
-      const item = line(TEXT.moveFeed(who, turnLabels[i] || "…"));
+      const item = line(turnLabels[i] || `${who}: …`);
       if (decided.has(step)) {
-        markDecision(item, sent, step, (r) => { item.textContent = TEXT.moveFeed(who, r.label); });
+        markDecision(item, sent, step, (r) => { item.textContent = r.said; });
       }
     }
     for (const text of turnLines[i] || []) line(text);

@@ -141,17 +141,19 @@ async function ask() {
 // -- move review ------------------------------------------------------------------------------
 
 // The review of the person's decision at `step` of the game `v`, as the page keeps it: the move
-// played (label, grade, points lost, what it missed next to the best) and the best move's label.
+// played (label, its feed line `said`, grade, points lost, what it missed next to the best) and
+// the best move's label.
 // A move the server's budget didn't reach has a null grade and loss ("not graded"); the server
 // grades the move played first, so that is rare.
 export function reviewOf(v, step) {
-  return once(`boardpass:review:${gameKey(v)}:${step}`, (kept) => kept && kept.lang === lang,
+  return once(`boardpass:review:${gameKey(v)}:${step}`,
+    (kept) => kept && kept.lang === lang && kept.said,
     async () => {
       const r = await getJSON(`/api/games/${v.token}/review?step=${step}&lang=${lang}`);
       const played = r.options.find((o) => o.index === r.played);
       const best = r.options.find((o) => o.index === r.best);
       return { lang, step: r.step, seat: r.seat, grade: played.grade, loss: played.loss,
-        label: played.label, best: best.label, reasons: played.reasons,
+        label: played.label, said: played.said, best: best.label, reasons: played.reasons,
         missed: played.missed || [] };
     });
 }

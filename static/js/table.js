@@ -22,6 +22,12 @@ export const MEDALS = ["gold", "silver", "bronze"];  // class names, not words
 // Colors' names (the API's color identifiers are English words: shown translated).
 const COLOR_NAMES = [N_("red"), N_("blue"), N_("green"), N_("yellow"), N_("purple"),
   N_("orange")];
+// Another color's home slot, one message per color (Spanish: "la casa roja"), as the engine says it.
+const OTHER_HOME_SLOT = {
+  red: N_("slot %(n)s of the red home"), blue: N_("slot %(n)s of the blue home"),
+  green: N_("slot %(n)s of the green home"), yellow: N_("slot %(n)s of the yellow home"),
+  purple: N_("slot %(n)s of the purple home"), orange: N_("slot %(n)s of the orange home"),
+};
 export const TEXT = {
   // What a game calls its pieces and dice, in whole sentences (each language says them its way).
   yourTurn: {
@@ -88,7 +94,6 @@ export const TEXT = {
   rolled: (who, dice) => (dice.length === 2
     ? _("%(who)s rolled %(a)s and %(b)s", { who, a: dice[0], b: dice[1] })
     : _("%(who)s rolled %(dice)s", { who, dice: dice.join(", ") })),
-  moveFeed: (who, label) => `${who}: ${label}`,
   reroll: (who, claimed) => (claimed ? _("%(who)s: re-roll claimed", { who })
     : _("%(who)s: re-roll missed", { who })),
   firstRolls: (again, totals) => (again ? _("Tie, roll again: %(totals)s", { totals })
@@ -216,7 +221,7 @@ function whereIs(c, p) {
     if (owner < 0) return layout.center === undefined ? null : TEXT.inHole(p + 1);
     const n = layout.colors[owner].homes.indexOf(p) + 1;
     return TEXT.onPlace(owner === c ? _("home slot %(n)s", { n })
-      : _("%(color)s's home slot %(n)s", { color: TEXT.color(layout.colors[owner].name), n }));
+      : _(OTHER_HOME_SLOT[layout.colors[owner].name], { n }));
   }
   const numbers = layout.colors[c].numbers;
   if (!numbers) return null;  // a layout from before the numbers (cached): no words
@@ -512,7 +517,7 @@ function eventLines(v, event) {
     return [TEXT.reroll(who, event.kind === "claim")];
   }
   if (event.kind !== "move") return [];
-  const lines = [TEXT.moveFeed(who, event.label)];
+  const lines = [event.said];
   const owner = raided(v, event);
   if (owner !== null) lines.push(TEXT.raided(who, nameOf(v, owner)));
   // The placings a finishing move brought are the link's (v); the pieces are the event's.
