@@ -15,7 +15,9 @@ link, replayed by the same engine as ever; the room (one store entry, ``room#<CO
   when the current wait ends, by the server's clock (None: nobody is waited for). Whichever
   request finds it over plays the rest of that turn for them;
 - ``speed``: how fast every phone shows the bots' moves (``SPEEDS``), which anyone seated may
-  change during the game: it changes what is shown, never what is played.
+  change during the game: it changes what is shown, never what is played;
+- ``started``: whether the host has started the game (a new room is a lobby until then: people
+  join, nobody plays, no timer runs).
 
 The entry's version is the room's version: every change is a compare-and-swap on it, so of
 several phones submitting at once exactly one wins, and a poll compares it alone (no replay)
@@ -94,12 +96,13 @@ class Room:
     rev: int = 1  # the room's version, as phones know it: one more with every change but "seen"
     left: frozenset = frozenset()  # colors whose player left: the server plays their turns
     closed: bool = False  # everyone left: the room is over
+    started: bool = True  # False: the lobby, until the host taps Start
     version: int = 0  # the store entry's: 0 for a room not written yet
 
     def data(self) -> dict:
         return {"token": self.token, "host": self.host, "moved": self.moved,
                 "timer": self.timer, "due": self.due, "speed": self.speed, "rev": self.rev,
-                "left": sorted(self.left), "closed": self.closed,
+                "left": sorted(self.left), "closed": self.closed, "started": self.started,
                 "members": {str(color): {"key": m.key, "joined": m.joined, "by": m.by,
                                          "seen": m.seen}
                             for color, m in sorted(self.members.items())}}
@@ -112,7 +115,7 @@ class Room:
         return cls(code, data["token"], data["host"], members, data["moved"],
                    data.get("timer", 0), data.get("due"), data.get("speed", "normal"),
                    data.get("rev", 1), frozenset(data.get("left", ())),
-                   data.get("closed", False), entry.version)
+                   data.get("closed", False), data.get("started", True), entry.version)
 
     def offline(self, now: float, after: float) -> set[int]:
         """The colors whose phone hasn't asked for ``after`` seconds: disconnected."""
@@ -165,12 +168,14 @@ class Rooms:
         return Room.from_entry(code, entry) if entry else None
 
     def create(self, token: str, host: int, me: int, now: float, by: str | None = None,
-               codes=None, timer: int = 0, due: float | None = None) -> Room:
+               codes=None, timer: int = 0, due: float | None = None,
+               started: bool = True) -> Room:
         """A new room for the game at ``token`` (its host on color ``host``), the asking phone
         in it on color ``me``, under the first of ``codes`` (by default, random ones) no live
-        room has: a code in use is never given again."""
+        room has: a code in use is never given again. ``started``: False for a lobby."""
         for code in codes or (new_code() for _ in range(8)):
-            room = Room(code, token, host, moved=now, timer=timer, due=due).joined(me, now, by)
+            room = Room(code, token, host, moved=now, timer=timer, due=due,
+                        started=started).joined(me, now, by)
             if self.store.add("room#" + room.code, self._checked(room), self._expires(now)):
                 return replace(room, version=1)
         raise RoomFull("no free room code")

@@ -179,7 +179,8 @@ def tags(view: dict, me: str | None = None) -> dict[str, list[str]]:
     return {s["name"]: [tag for tag, on in (
         ("you", s["name"] == me), ("host", s["seat"] == room["host"]), ("bot", bool(s["bot"])),
         ("free seat", s["seat"] in room["free"]),
-        ("to move", view["phase"] != "over" and s["seat"] == view["turn"])) if on]
+        ("to move", view["phase"] != "over" and room["started"] and s["seat"] == view["turn"]))
+        if on]
         for s in view["seats"]}
 
 
@@ -314,6 +315,7 @@ def ana_and_ben(server, phone, **room) -> tuple[str, dict, dict]:
     code = made["room"]["code"]
     joined = post(server, f"/api/rooms/{code}/join", {})
     credentials = {"Ana": made["you"]["credential"], "Ben": joined["you"]["credential"]}
+    post(server, f"/api/rooms/{code}/start", {"credential": credentials["Ana"]})
     pages = {}
     for name, credential in credentials.items():
         pages[name] = phone()
@@ -366,15 +368,27 @@ def test_three_phones_make_join_and_play_live(server, phone, latency):
     assert cleo.locator("#joincolor option").all_text_contents() == ["Red (Player 3)"]
     take_seat(cleo, "Cleo", "red")
 
+    # The lobby: nothing is played until Ana, the host, taps Start.
     phones = {"Ana": ana, "Ben": ben, "Cleo": cleo}
     view = state(server, code)
     assert [s["name"] for s in view["seats"]] == ["Ana", "Ben", "Cleo"]
     assert view["room"]["free"] == [] and view["room"]["members"] == [0, 1, 2]
+    assert not view["room"]["started"] and view["steps"] == 0
     for name, page in phones.items():
         expect_people(page, tags(view, name))
-        agrees_with(page, view)
-        assert feed(page) == []
+        expect(page.locator("#roll")).to_be_hidden()
+        expect(page.locator("#start")).to_be_visible() if name == "Ana" else \
+            expect(page.locator("#start")).to_be_hidden()
+    expect(ben.locator("#status")).to_have_text("Waiting for Ana to start the game.")
     shot(ben, "room-1-everyone-in")
+    ana.locator("#start").click()
+    for name, page in phones.items():
+        expect(page.locator("#feed li").first).to_have_text("The game has started")
+        expect(page.locator("#start")).to_be_hidden()
+    view = state(server, code)
+    assert view["room"]["started"]
+    for name, page in phones.items():
+        agrees_with(page, view)
 
     # Several turns live: each roll and move shows on the other two phones. A player takes a
     # moment before each tap (up to a second, as the phones poll): played at once, every tap
@@ -443,7 +457,7 @@ def test_stale_step_is_refused_and_the_page_catches_up(server, phone):
         tap_landing(page)
     assert answer.value.status == 409
     # The page replays the move it missed and shows the move that is left.
-    expect(page.locator("#feed li").first).to_have_text(f"{name}: {entering['label']}")
+    expect(page.locator("#feed li").first).to_have_text(entering["said"])
     expect(page.locator("#skip")).to_be_hidden()
     view = state(server, code)
     expect(page.locator("#status")).to_have_text(
@@ -474,6 +488,8 @@ def test_bot_turns_replay_on_the_phones(server, phone):
     form.locator("button[type=submit]").click()
     ana.wait_for_url(CODE)
     code = room_code(ana)
+    ana.locator("#start").click()
+    expect(ana.locator("#start")).to_be_hidden()
     view = state(server, code)
     bot = view["seats"][1]["name"]
     assert view["seats"][1]["bot"] and view["room"]["free"] == []
@@ -496,7 +512,7 @@ def test_bot_turns_replay_on_the_phones(server, phone):
     else:
         raise AssertionError("the bot never played")
     view = state(server, code)
-    want = feed(ana)
+    want = [line for line in feed(ana) if line != "The game has started"]  # the watcher came later
     watcher.wait_for_function(SHOWS_FEED_JS, arg="\n".join(want), timeout=5000)
     for page in phones.values():
         lines = page.locator("#feed li.bot")
@@ -558,6 +574,7 @@ def test_spectator_watches_a_full_room(server, phone):
     joined = post(server, f"/api/rooms/{code}/join", {})
     credentials["Ben"] = joined["you"]["credential"]
     assert joined["room"]["free"] == []
+    post(server, f"/api/rooms/{code}/start", {"credential": credentials["Ana"]})
 
     ana = phone()  # Ana's seat comes to her phone in the address (#c=), as from the form
     ana.goto(f"{server.url}/r/{code}#c={urllib.parse.quote(credentials['Ana'])}")
@@ -615,7 +632,7 @@ def test_a_late_poll_answer_does_not_take_the_page_back(server, phone):
     page.wait_for_function("(n) => document.querySelectorAll('#feed li').length > n && "
                            "document.getElementById('skip').hidden", arg=count)
     shown = feed(page)
-    assert shown[0].startswith(f"{name}: ")
+    assert shown[0].startswith(f"{name} ")
     held[0].fulfill(response=late)  # ...and the poll's answer, from before the move, comes last
     page.unroute("**/api/rooms/**")
     page.wait_for_timeout(1500)  # the next poll has come and gone
@@ -695,6 +712,7 @@ def test_the_bots_speed_set_on_one_phone_is_every_phones(server, phone):
     made = post(server, "/api/rooms", {"game": "parcheesi", "me": 0, "players": [
         {"name": "Ana", "color": "yellow"}, {"color": "red", "bot": "easy"}]}, 201)
     code = made["room"]["code"]
+    post(server, f"/api/rooms/{code}/start", {"credential": made["you"]["credential"]})
     ana = phone()
     ana.goto(f"{server.url}/r/{code}#c={urllib.parse.quote(made['you']['credential'])}")
     watcher = phone()

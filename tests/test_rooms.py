@@ -50,9 +50,20 @@ def client(app):
     return app.test_client()
 
 
-def make_room(client, players=PLAYERS, **extra) -> dict:
+def make_room(client, players=PLAYERS, start=False, **extra) -> dict:
+    """A new room (its lobby); ``start``: the maker starts it at once (free seats leave)."""
     response = client.post("/api/rooms", json={"game": "parcheesi", "players": players, **extra})
     assert response.status_code == 201, response.json
+    made = response.json
+    return started(client, made, made["you"]["credential"]) | {"you": made["you"]} if start \
+        else made
+
+
+def started(client, view, credential, status=200) -> dict:
+    """The host starts the room's game."""
+    response = client.post(f"/api/rooms/{view['room']['code']}/start?since={view['steps']}",
+                           json={"credential": credential})
+    assert response.status_code == status, response.json
     return response.json
 
 
@@ -87,14 +98,14 @@ def seated(client) -> tuple[dict, dict]:
     ben = join(client, code, name="Ben", color="red")
     credentials = {made["you"]["seat"]: made["you"]["credential"],
                    ben["you"]["seat"]: ben["you"]["credential"]}
-    return ben, credentials
+    return started(client, ben, made["you"]["credential"]), credentials
 
 
 def red_arse_until_claim(client) -> tuple[dict, str]:
     """A Red Arse room of Ana and a bot, played until Ana has a re-roll to claim: the view
     (with her ticket) and her credential."""
     made = make_room(client, [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"}],
-                     game="red-arse", settings={"board": 4})
+                     start=True, game="red-arse", settings={"board": 4})
     view, credential = made, made["you"]["credential"]
     for _ in range(400):
         if view["phase"] == "claim" and view["turn"] == made["you"]["seat"]:
@@ -196,7 +207,7 @@ def test_a_ludo_room_seats_newcomers_at_the_start_of_the_hosts_turn_only(client)
                      game="ludo", settings={"capacity": 4}, lang="en")
     code, credential, host = made["room"]["code"], made["you"]["credential"], made["you"]["seat"]
     assert made["room"]["new_colors"]  # before anyone plays: sit down any time
-    view = made
+    view = started(client, made, credential)
     for _ in range(300):
         starting = view["turn"] == host and view["phase"] == "roll" and view["steps"] and \
             view["replay"]["events"] and view["replay"]["events"][-1]["seat"] != host
@@ -331,7 +342,7 @@ def test_of_six_phones_sending_the_same_step_at_once_exactly_one_wins(app):
 
 def test_a_bot_seat_plays_in_the_room_when_its_turn_comes(client):
     made = make_room(client, [{"name": "Ana", "color": "yellow"},
-                              {"color": "red", "bot": "medium"}])
+                              {"color": "red", "bot": "medium"}], start=True)
     view, credential = made, made["you"]["credential"]
     bot = next(s["seat"] for s in made["seats"] if s["bot"])
     for _ in range(40):
@@ -585,7 +596,7 @@ def test_anyone_seated_lets_a_re_roll_go_once_its_window_is_long_past(client, cl
     ben = join(client, code, name="Ben")
     credentials = {made["you"]["seat"]: made["you"]["credential"],
                    ben["you"]["seat"]: ben["you"]["credential"]}
-    view = ben
+    view = started(client, ben, made["you"]["credential"])
     for _ in range(600):
         if view["phase"] == "claim":
             break
@@ -619,9 +630,9 @@ def test_an_ipv6_household_counts_as_one_address(store_url, clock):
 
 # -- turn timers: the server's clock, resolved by whichever request finds the time over -------------
 
-def red_arse_with_a_bot(client, **extra) -> dict:
+def red_arse_with_a_bot(client, start=True, **extra) -> dict:
     return make_room(client, [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"}],
-                     game="red-arse", settings={"board": 4}, **extra)
+                     start=start, game="red-arse", settings={"board": 4}, **extra)
 
 
 def test_each_game_has_its_texts_timer_and_the_maker_may_change_it(client):
@@ -643,7 +654,8 @@ def test_a_player_whose_time_runs_out_has_the_turn_played_for_them_once(client, 
     room = made["room"]
     assert made["turn"] == me and room["due"] >= room["now"] + 30
     clock.now = room["due"] - 1
-    assert client.get(f"/api/rooms/{code}", headers={"If-None-Match": f'"{code}.1.0"'}
+    tag = f'"{code}.{room["version"]}.0"'
+    assert client.get(f"/api/rooms/{code}", headers={"If-None-Match": tag}
                       ).status_code == 304  # still time
     clock.now = room["due"] + 1
     first = client.get(f"/api/rooms/{code}?since={made['steps']}").json
@@ -687,7 +699,7 @@ def test_two_turns_run_out_in_a_row_and_the_player_is_played_for_until_they_are_
 def test_three_expiries_in_a_row_disqualify_at_a_ludo_table(client, clock):
     made = make_room(client, [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"},
                               {"color": "green", "bot": "easy"}],
-                     game="ludo", settings={"capacity": 4})
+                     start=True, game="ludo", settings={"capacity": 4})
     code, me = made["room"]["code"], made["you"]["seat"]
     view = made
     for _ in range(3):
@@ -746,7 +758,7 @@ def test_two_players_back_at_once_are_both_back(client, clock):
     code = made["room"]["code"]
     ben = join(client, code, name="Ben")
     credentials = [made["you"]["credential"], ben["you"]["credential"]]
-    view = ben
+    view = started(client, ben, credentials[0])
     while not all(s["away"] for s in view["seats"]):  # each runs out twice
         view = idle(client, clock, code, view)
     for credential in credentials:
@@ -755,19 +767,31 @@ def test_two_players_back_at_once_are_both_back(client, clock):
     assert not any(s["away"] for s in back.json["seats"])
 
 
-def test_a_seat_nobody_has_joined_is_waited_for_not_timed(client, clock):
-    made = make_room(client, [{"name": "Ana", "color": "red"}, {"name": "", "color": "blue"}],
+def test_a_new_room_waits_in_its_lobby_until_the_host_starts_it(client, clock):
+    """Nobody plays and no timer runs before the host's Start; only the host starts, from two
+    players at the table; the seats nobody took leave the game."""
+    made = make_room(client, [{"name": "Ana", "color": "red"}, {"name": "", "color": "blue"},
+                              {"name": "", "color": "green"}],
                      game="ludo", settings={"capacity": 4})
-    code, me = made["room"]["code"], made["you"]["seat"]
-    view = made
-    while view["turn"] == me:
-        view = step(client, view, made["you"]["credential"])
-    assert view["room"]["due"] is None  # the empty seat's turn: no clock
-    clock.now += 3600
+    code, ana = made["room"]["code"], made["you"]["credential"]
+    assert not made["room"]["started"] and made["room"]["due"] is None and made["steps"] == 0
+    early = step(client, made, ana, ["roll"], status=422)
+    assert early["error"]["message"] == "The game hasn't started yet: Ana starts it."
+    alone = started(client, made, ana, status=422)
+    assert "two players" in alone["error"]["message"]
+    clock.now += 3600  # an hour in the lobby: nothing is played for anyone
     waited = client.get(f"/api/rooms/{code}").json
-    assert waited["steps"] == view["steps"] and not waited["seats"][view["turn"]]["out"]
+    assert waited["steps"] == 0 and not waited["room"]["started"]
     ben = join(client, code, name="Ben")
-    assert ben["room"]["due"] == pytest.approx(clock.now + 10)  # Ben's time starts now
+    assert ben["room"]["due"] is None
+    refused = started(client, ben, ben["you"]["credential"], status=403)
+    assert refused["error"]["code"] == "NotHost" and "Ana" in refused["error"]["message"]
+    begun = started(client, ben, ana)
+    assert begun["room"]["started"] and begun["room"]["free"] == []
+    assert [s["name"] for s in begun["seats"]] == ["Ana", "Ben"]  # green's seat left
+    assert begun["room"]["due"] == pytest.approx(clock.now + 10)  # the timer runs now
+    assert started(client, begun, ana)["room"]["version"] == begun["room"]["version"]  # twice
+    assert step(client, begun, [ana, ben["you"]["credential"]][begun["turn"]], ["roll"])
 
 
 def test_a_step_on_its_way_when_the_time_runs_out_still_counts(client, clock):
@@ -865,7 +889,8 @@ def three_in_a_room(client):
     code = made["room"]["code"]
     ben = join(client, code, name="Ben", color="red")
     cleo = join(client, code, name="Cleo", color="green")
-    return code, {"Ana": made["you"], "Ben": ben["you"], "Cleo": cleo["you"]}, cleo
+    return code, {"Ana": made["you"], "Ben": ben["you"], "Cleo": cleo["you"]}, \
+        started(client, cleo, made["you"]["credential"])
 
 
 def leave(client, code, credential, status=200):
@@ -913,7 +938,7 @@ def test_the_last_to_leave_closes_the_room_and_a_later_visit_says_so(client):
 
 def test_the_host_starts_a_rematch_at_a_finished_ludo_table_in_the_same_room(client):
     made = make_room(client, [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"}],
-                     game="ludo", settings={"capacity": 4}, timer_seconds=0)
+                     start=True, game="ludo", settings={"capacity": 4}, timer_seconds=0)
     code, ana = made["room"]["code"], made["you"]["credential"]
     early = client.post(f"/api/rooms/{code}/rematch", json={"credential": ana})
     assert early.status_code == 422  # the game goes on
@@ -946,7 +971,7 @@ def test_a_player_back_after_the_window_finds_the_turns_played_and_says_im_back(
     me = made["you"]["seat"]
     credentials = {me: made["you"]["credential"], ben["you"]["seat"]: ben["you"]["credential"]}
     other = credentials[1 - me]
-    view = ben
+    view = started(client, ben, made["you"]["credential"])
     for _ in range(40):  # Ana's phone is gone for good; Ben's keeps asking and plays
         if view["seats"][me]["away"]:
             break

@@ -46,6 +46,10 @@ MESSAGES = {
     "closed": N_("Room %(code)s is closed: everyone left. Start a new game to play again."),
     "speed": N_("\"speed\" is how fast the bots' moves are shown: slow, normal, fast or "
                 "instant."),
+    "not_started": N_("The game hasn't started yet: %(name)s starts it."),
+    "start_host": N_("Only %(name)s, the host, can start the game."),
+    "two_to_start": N_("A game needs two players at the table: share the code and wait for "
+                       "someone to join."),
 }
 
 # Each roll and move's time in a room (seconds; 0: no timer), by game, unless the room's maker
@@ -104,20 +108,30 @@ def parse_timer(game: str, seconds) -> int:
     return seconds
 
 
-def open_room(played: Game, color: int, record, timer: int = 0) -> Room:
+def lobby_game(game: str, seats: list, options: int, host: int, lang: str) -> Game:
+    """A new room's game, as its lobby holds it: nobody has played, not even the bots (the
+    host's Start plays them), and its players take every step by hand (a room's timers and
+    the rules expect it)."""
+    played = Game.new(game, seats, keys(), options=options, by_hand=True)
+    return Game(replace(played.header, host=host, lang=lang), played.match, played.keys)
+
+
+def open_room(played: Game, color: int, record, timer: int = 0, lobby: bool = False) -> Room:
     """Make the room for ``played`` with the phone asking on ``color``, then have
     ``record(code)`` tell the game's ledger that its links now play in the room (None: they
     moved on meanwhile). In that order: a room whose game couldn't be marked is never
     answered, so nobody knows its code, and it expires unplayed. A room's players take every
-    step by hand (its timers and the rules expect it)."""
+    step by hand (its timers and the rules expect it). ``lobby``: a new game waits for the
+    host's Start, with no timer running."""
     if not played.header.by_hand:
         played = Game(replace(played.header, by_hand=True), played.match, played.keys)
     seats = played.header.seats
     host = seats[played.header.host].color if hasattr(played.rules, "join") else color
     try:
         room = rooms().create(played.token(), host, color, now(), device_digest(), timer=timer,
-                              due=wait(played, len(played.match.steps), timer, "normal",
-                                       {color}))
+                              due=None if lobby else wait(played, len(played.match.steps),
+                                                          timer, "normal", {color}),
+                              started=not lobby)
     except RoomFull:
         raise StoreUnavailable(say("no_codes")) from None
     if not record(room.code):

@@ -183,16 +183,17 @@ def new_game():
     except BadRequest as error:
         return _home(form, i18n.say(error.args[0])), 400
     # "Play turns with nothing to decide for me": on unless unticked (the hidden 0 alone).
-    by_hand = live or form.getlist("autoplay") == ["0"]
-    played = create_game(game, seats, options, host, lang, deadline if not live else 0,
-                         by_hand=by_hand)
+    by_hand = form.getlist("autoplay") == ["0"]
     if live:  # the creator's phone takes their seat (kept by the page from the address's #c=)
         limits().take("made")
+        played = live_rooms.lobby_game(game, seats, options, host, lang)
         color = played.header.seats[host if game == "ludo" else next(
             i for i, seat in enumerate(played.header.seats) if not seat.bot)].color
-        room = live_rooms.open_room(played, color, live_rooms.record_new(played), timer)
+        room = live_rooms.open_room(played, color, live_rooms.record_new(played), timer,
+                                    lobby=True)
         return redirect(url_for("pages.room", code=room.code) + "#c=" +
                         live_rooms.credential(room, color))
+    played = create_game(game, seats, options, host, lang, deadline, by_hand=by_hand)
     return redirect(url_for("pages.game", token=begin(played), new=1, local=local))
 
 

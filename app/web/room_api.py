@@ -26,13 +26,13 @@ from app.web import bookkeeping
 from app.web.bookkeeping import current_standing, ledger
 from app.web.errors import error_answer
 from app.web.limits import limits
-from app.web.live_rooms import (NoRoom, device_digest, due, find, open_room, parse_timer,
-                                record_new, room_url, rooms, say)
+from app.web.live_rooms import (NoRoom, device_digest, due, find, lobby_game, open_room,
+                                parse_timer, record_new, room_url, rooms, say)
 from app.web.parse import (BadRequest, NotHost, NotYours, TableFull, WrongSeat, json_body, message,
                            since_arg)
 from app.web.preview import fetched_for_preview
 from app.web.seats import default_name, parse_table
-from app.web.turns import CLAIM_SECONDS, analyse_ahead, keys, new_game, now
+from app.web.turns import CLAIM_SECONDS, analyse_ahead, keys, now
 from app.web.views import game_view, load
 
 bp = Blueprint("rooms", __name__)
@@ -97,6 +97,7 @@ def room_state(room: Room, played: Game) -> dict:
         "due": waits_until(room, played),  # the server's clock, and its time now (a phone's
         "now": now(),                     # may be wrong)
         "offline": sorted(seat_of[c] for c in offline(room) if c in seat_of),
+        "started": room.started,
     }
 
 
@@ -203,7 +204,8 @@ def read(code):
 def create():
     """A game played live in a room: the body of ``POST /api/games``, and ``me``, the creator's
     place in ``players`` (Ludo: ``host``). The other people's seats are free for whoever
-    joins. Answered with the room, the creator's seat and its credential."""
+    joins. The room is a lobby until its host starts the game (``/start``). Answered with the
+    room, the creator's seat and its credential."""
     limits().take("made")
     data = json_body()
     game, options, seats, host, lang = parse_table(data)
@@ -215,8 +217,9 @@ def create():
         raise BadRequest(say("me"))
     color = rules_for(game, options).board.color_names.index(players[me]["color"])
     timer = parse_timer(game, data.get("timer_seconds"))
-    played = new_game(game, seats, options, host, lang, by_hand=True)
-    return _joined(open_room(played, color, record_new(played), timer), color, None, 201)
+    played = lobby_game(game, seats, options, host, lang)
+    return _joined(open_room(played, color, record_new(played), timer, lobby=True), color, None,
+                   201)
 
 
 def _joined(room: Room, color: int, since: int | None, status: int = 200):
@@ -285,9 +288,11 @@ def join(code):
     name = clean_name(name)
     if len(name) > MAX_NAME:
         raise BadRequest(Text("A name has at most %(n)s characters.", n=MAX_NAME))
-    joined = _renamed(played, wanted, name) if wanted in free else _seated(played, wanted, name)
+    joined = _renamed(played, wanted, name) if wanted in free else \
+        _seated(played, wanted, name, room.started)
     seated = room.joined(wanted, now(), device_digest())
-    waits = room.due if room.due is not None else due(joined, len(joined.match.steps), seated)
+    waits = room.due if room.due is not None or not room.started else \
+        due(joined, len(joined.match.steps), seated)
     written = rooms().write(seated, now(), token=joined.token(), due=waits)
     if written is None:
         raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
@@ -307,8 +312,9 @@ def _renamed(played: Game, color: int, name: str) -> Game:
                               for i, s in enumerate(seats)])
 
 
-def _seated(played: Game, color: int, name: str) -> Game:
-    """A Ludo table with a new player on ``color`` (its rules for joining mid-game)."""
+def _seated(played: Game, color: int, name: str, started: bool) -> Game:
+    """A Ludo table with a new player on ``color`` (its rules for joining mid-game); in a
+    started room, a bot the newcomer leaves first to move plays at once."""
     seats = played.header.seats
     if color in {s.color for s in seats}:
         taken = seats[next(i for i, s in enumerate(seats) if s.color == color)].name
@@ -325,8 +331,8 @@ def _seated(played: Game, color: int, name: str) -> Game:
         joined = played.add_player(seat)
     except (TurnError, LinkError) as error:
         raise TableFull(error.args[0]) from None
-    if not played.match.steps:
-        joined.play_bots()  # a bot may be first now: it plays at once
+    if started and not played.match.steps:
+        joined.play_bots()
     return joined
 
 
@@ -354,6 +360,8 @@ def steps(code):
         raise Stale(say("stale"), room_view(room, since))
     if played.over:
         raise TurnError(message("game_over"))
+    if not room.started:
+        raise TurnError(say("not_started", name=_host_name(room, played)))
     _check_mover(room, played, color, moves)
     seat, start = played.match.turn, len(played.match.steps)
     if played.play_turn(seat, moves, now=now()):
@@ -385,6 +393,48 @@ def _check_mover(room: Room, played: Game, color: int | None, moves: list) -> No
                            "not_your_seat", name=mover.name))
     seat = next(i for i, s in enumerate(seats) if s.color == color)
     raise WrongSeat(message("not_your_turn", turn=mover.name, seat=seats[seat].name))
+
+
+@bp.post("/rooms/<code>/start")
+def start(code):
+    """The host starts the game (``{"credential"}``): the seats nobody took leave the table
+    (two players at least stay, people or bots), the bots to move first play, and the timer
+    runs. Anyone else: 403. A room already started is answered as it is (a second tap)."""
+    since = since_arg()
+    data = json_body()
+    for _attempt in range(3):  # another request may write between our read and our write
+        room = find(code)
+        if room.started:
+            return _answer(room, since)
+        played = Game.from_token(room.token, keys())
+        i18n.use_table_lang(played.header.lang)
+        if rooms().color_of(room, data.get("credential")) != room.host:
+            raise NotHost(say("start_host", name=_host_name(room, played)))
+        begun = _at_the_table(played, room)
+        written = rooms().write(room, now(), token=begun.token(), started=True,
+                                due=due(begun, 0, room))
+        if written:
+            return analyse_ahead(_answer(written, since), begun, 0)
+    raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
+
+
+def _host_name(room: Room, played: Game) -> str:
+    return next((s.name for s in played.header.seats if s.color == room.host), "")
+
+
+def _at_the_table(played: Game, room: Room) -> Game:
+    """The lobby's game as Start begins it: the seats nobody joined leave the table (a game
+    of the players there, people and bots, at least two), and the bots to move first play."""
+    seats = played.header.seats
+    kept = tuple(s for s in seats if s.bot or s.color in room.members)
+    if len(kept) < 2:
+        raise TurnError(say("two_to_start"))
+    host_color = seats[played.header.host].color
+    host = next((i for i, s in enumerate(kept) if s.color == host_color), 0)
+    begun = Game(replace(played.header, seats=kept, host=host), played.match,
+                 played.keys).restarted()
+    begun.play_bots()
+    return begun
 
 
 @bp.post("/rooms/<code>/back")

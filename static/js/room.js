@@ -37,6 +37,11 @@ const ROOM = {
   backOnline: (who) => _("%(who)s is back", { who }),
   waitsFor: (who, seconds) => _("%(who)s is disconnected: their turn waits %(seconds)s s for them",
     { who, seconds }),
+  lobbyHost: () => _("Share the code, and tap \"Start the game\" when everyone is in: free seats "
+    + "leave the game."),
+  lobbyNeedsTwo: () => _("Share the code: the game starts from two players at the table."),
+  lobbyWait: (who) => _("Waiting for %(who)s to start the game.", { who }),
+  started: () => _("The game has started"),
 };
 
 const POLL_VISIBLE = 1000;   // ms between polls while the page is in view (docs/rooms.md)
@@ -165,6 +170,7 @@ function comings(before, after) {
     }
   }
   if (after.seed !== before.seed) addFeed(TEXT.newGame(nameOf(after, after.turn)));
+  if (after.room.started && !before.room.started) addFeed(ROOM.started());
   for (const s of after.seats) {
     if (s.out && before.seats[s.seat] && !before.seats[s.seat].out) {
       addFeed(TEXT.disqualified(s.name), s.color);
@@ -329,10 +335,24 @@ async function join(event) {
 function render() {
   const v = view;
   const seat = mySeat(v);
-  board.place(v.pieces, seatsColors(v), seatsNames(v), v.phase === "over" ? null : v.turn);
+  const lobby = !v.room.started;
+  board.place(v.pieces, seatsColors(v), seatsNames(v),
+    v.phase === "over" || lobby ? null : v.turn);
   board.clearMoves();
   showPeople(v, seat);
   showJoin(v, seat);
+  $("start").hidden = !lobby || seat === null || seat !== v.room.host;
+  $("leave").hidden = seat === null;
+  if (lobby) {
+    $("roll").hidden = true;
+    $("choices").hidden = true;
+    const atTable = v.seats.filter((s) => isBot(v, s.seat) || v.room.members.includes(s.seat));
+    $("start").disabled = atTable.length < 2;
+    if (seat === v.room.host) say(atTable.length < 2 ? ROOM.lobbyNeedsTwo() : ROOM.lobbyHost());
+    else say(ROOM.lobbyWait(nameOf(v, v.room.host)));
+    showTimer();
+    return;
+  }
   const mine = seat !== null && v.turn === seat && v.phase !== "over";
   showDice(v.last_roll || [], v.pool);
   $("roll").hidden = !(mine && (v.phase === "roll" || v.phase === "claim"));
@@ -355,7 +375,6 @@ function render() {
   watchClaim(v, seat);
   showAway(v, seat);
   showTimer();
-  $("leave").hidden = seat === null;
   $("rematch").hidden = !(v.phase === "over" && board.layout.game === "ludo" && seat !== null
     && seat === v.room.host);
   if (speed && !speedSent) {
@@ -466,7 +485,7 @@ function showPeople(v, seat) {
     if (isBot(v, s.seat)) tags.push(TEXT.botTag());
     if (v.room.free.includes(s.seat)) tags.push(ROOM.free());
     if (v.room.offline.includes(s.seat)) tags.push(ROOM.offlineTag());
-    if (v.phase !== "over" && s.seat === v.turn) {
+    if (v.phase !== "over" && v.room.started && s.seat === v.turn) {
       tags.push(ROOM.toMove());
       item.classList.add("tomove");
     }
@@ -570,6 +589,18 @@ $("rematch").addEventListener("click", async () => {
   next = setTimeout(poll, POLL_VISIBLE);
 });
 $("join").addEventListener("submit", join);
+$("start").addEventListener("click", async () => {
+  if (busy) return;
+  busy = true;
+  try {
+    await show(await call(app.dataset.start + since(), { credential }));
+  } catch (error) {
+    if (error.room) await show(error.room);
+    say(error.message, true);
+  } finally {
+    busy = false;
+  }
+});
 // The bots' speed is the room's: every phone shows it, anyone seated changes it for all.
 const speed = document.querySelector("#botspeed select");
 useSpeed(() => (view ? view.room.speed : "normal"));
