@@ -54,6 +54,7 @@ class Standing:
     step: int  # this link's steps
     turn: int | None  # this link's seat to move (None: the game is over)
     entry: Entry | None
+    seats: int | None = None  # this link's seats (None: not said)
 
     @property
     def data(self) -> dict:
@@ -66,7 +67,14 @@ class Standing:
 
     @property
     def current(self) -> bool:
-        return self.entry is None or self.known or self.step > self.data["step"]
+        """The newest link, or further on than it: more steps, or more seats (a Ludo player
+        added before anyone chose starts the table again: fewer steps, one more seat)."""
+        if self.entry is None or self.known:
+            return True
+        seats = self.data.get("seats")
+        if seats is not None and self.seats is not None and self.seats != seats:
+            return self.seats > seats
+        return self.step > self.data["step"]
 
     @property
     def known(self) -> bool:
@@ -108,16 +116,17 @@ class Ledger:
     def __init__(self, store: Store):
         self.store = store
 
-    def standing(self, seed: bytes, token: str, step: int, turn: int | None) -> Standing:
-        """Where the link ``token`` (of the game ``seed``, at ``step`` with ``turn`` to move)
-        stands: one read."""
+    def standing(self, seed: bytes, token: str, step: int, turn: int | None,
+                 seats: int | None = None) -> Standing:
+        """Where the link ``token`` (of the game ``seed``, at ``step`` with ``turn`` to move,
+        and ``seats``) stands: one read."""
         key = "game#" + seed.hex()
-        return Standing(key, token, step, turn, self.store.get(key))
+        return Standing(key, token, step, turn, self.store.get(key), seats)
 
     def again(self, standing: Standing) -> Standing:
         """The same link's standing read anew (after a write another request won)."""
         return Standing(standing.key, standing.token, standing.step, standing.turn,
-                        self.store.get(standing.key))
+                        self.store.get(standing.key), standing.seats)
 
     def newest(self, standing: Standing) -> Standing | None:
         """The standing of the newest link of ``standing``'s game (None when the store doesn't
@@ -126,13 +135,15 @@ class Ledger:
         if standing.current or not token:
             return None
         data = standing.data
-        return Standing(standing.key, token, data["step"], data["turn"], standing.entry)
+        return Standing(standing.key, token, data["step"], data["turn"], standing.entry,
+                        data.get("seats"))
 
     def begin(self, seed: bytes, token: str, step: int, turn: int | None,
-              device: str | None, room: str | None = None) -> Standing | None:
-        """Record a new game's first link, made by ``device`` (whose opening it isn't an
-        arrival); ``room``: the game is played in that live room, not by links."""
-        first = Standing("game#" + seed.hex(), token, step, turn, None)
+              device: str | None, room: str | None = None,
+              seats: int | None = None) -> Standing | None:
+        """Record a new game's first link (of ``seats``), made by ``device`` (whose opening it
+        isn't an arrival); ``room``: the game is played in that live room, not by links."""
+        first = Standing("game#" + seed.hex(), token, step, turn, None, seats)
         data = dict(self._newest(first), by=digest(device) if device else None)
         if room:  # its links must stay read-only as long as any could be around
             data["room"] = room
@@ -144,7 +155,8 @@ class Ledger:
         return self._write(standing, dict(self._newest(standing), room=room))
 
     def advance(self, standing: Standing, ask: str, token: str, step: int, turn: int | None,
-                start: int, device: str | None, applied=()) -> Standing | None:
+                start: int, device: str | None, applied=(),
+                seats: int | None = None) -> Standing | None:
         """Record ``token`` (``step`` steps, ``turn`` to move or None once over) as the game's
         newest link, made from the link ``standing`` is about by the request ``ask``; ``start``
         is where the steps the server played (bots) began, for answering a repeat. Returns the
@@ -154,6 +166,8 @@ class Ledger:
         data = {"token": token, "step": step, "turn": turn, "from": standing.link, "ask": ask,
                 "start": start, "by": digest(device) if device else None, "opened": None,
                 "backs": [seat for seat in standing.backs if seat not in applied]}
+        if seats is not None:
+            data["seats"] = seats
         return self._write(standing, data)
 
     def reached(self, standing: Standing, when: float, device: str | None = None,
@@ -190,9 +204,12 @@ class Ledger:
         store had none for it)."""
         if standing.known:
             return dict(standing.data, backs=list(standing.data.get("backs", [])))
-        return {"token": standing.token, "step": standing.step, "turn": standing.turn,
-                "from": None, "ask": None, "start": None, "by": None, "opened": None,
-                "backs": []}
+        fresh = {"token": standing.token, "step": standing.step, "turn": standing.turn,
+                 "from": None, "ask": None, "start": None, "by": None, "opened": None,
+                 "backs": []}
+        if standing.seats is not None:
+            fresh["seats"] = standing.seats
+        return fresh
 
     def _write(self, standing: Standing, data: dict, days: int = ENTRY_DAYS) -> Standing | None:
         """Write ``data`` over the entry ``standing`` read (compare-and-swap on its version):
@@ -206,4 +223,4 @@ class Ledger:
         if version is None:
             return None
         return Standing(standing.key, data["token"], data["step"], data["turn"],
-                        Entry(data, version))
+                        Entry(data, version), data.get("seats"))

@@ -207,6 +207,35 @@ def test_a_player_added_makes_the_link_without_them_older(app):
     assert phone(app).get(f"/api/games/{made['token']}").json["moved_on"]
 
 
+def test_a_player_added_before_anyone_chose_makes_the_first_link_older_though_it_has_more_steps(
+        app):
+    """Adding a Ludo player to a table nobody has chosen at starts it again: the new link may
+    have fewer steps than the first (whose turns with nothing to decide had played), and the
+    first is older all the same."""
+    from app.engine.ludo import ludo_options
+
+    seats = [link.Seat("Ana", 0), link.Seat("Ben", 2)]
+    for number in range(200):
+        first = Game.new("ludo", seats, KEYS, seed=number.to_bytes(8, "big"),
+                         options=ludo_options(4))
+        first.hand_on()
+        again = Game(first.header, first.restarted().match, KEYS).add_player(link.Seat("Cleo", 1))
+        again.hand_on()
+        if len(first.match.steps) > len(again.match.steps):
+            break
+    else:
+        raise AssertionError("no seed found")
+    ana = phone(app, "ana-phone")
+    token = first.token()
+    added = ana.post(f"/api/games/{token}/players",
+                     json={"seat": 0, "player": {"name": "Cleo", "color": "blue"}})
+    assert added.status_code == 201 and added.json["steps"] < len(first.match.steps)
+    dev = ana.post(f"/api/games/{token}/players",
+                   json={"seat": 0, "player": {"name": "Dev", "color": "yellow"}})
+    assert dev.status_code == 409
+    assert phone(app).get(f"/api/games/{token}").json["moved_on"]
+
+
 def test_only_the_creator_switches_a_new_games_language(app):
     ana = phone(app, "ana-phone")
     made = new_game(ana)

@@ -79,13 +79,15 @@ def begin(played: Game) -> str:
     """A new game's first link, recorded as made by this browser (its opening by this browser
     starts nobody's time)."""
     token = played.token()
-    ledger().begin(played.header.seed, token, len(played.match.steps), to_move(played), device())
+    ledger().begin(played.header.seed, token, len(played.match.steps), to_move(played), device(),
+                   seats=len(played.header.seats))
     return token
 
 
 def standing_of(played: Game, token: str) -> Standing:
     """What the ledger knows of this link: whether it is the game's newest, and more."""
-    return ledger().standing(played.header.seed, token, len(played.match.steps), to_move(played))
+    return ledger().standing(played.header.seed, token, len(played.match.steps), to_move(played),
+                             len(played.header.seats))
 
 
 def current_standing(played: Game, token: str, ask: str | None = None) -> Standing:
@@ -115,7 +117,7 @@ def advance(standing: Standing, ask: str, played: Game, token: str, start: int):
     applied = standing.backs  # with_backs gave the game these
     for _attempt in range(3):
         made = ledger().advance(standing, ask, token, len(played.match.steps), to_move(played),
-                                start, device(), applied)
+                                start, device(), applied, len(played.header.seats))
         if made:
             return made, None
         standing = ledger().again(standing)

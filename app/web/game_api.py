@@ -81,7 +81,7 @@ def read(token):
         switched = with_lang(played, request.args["lang"])
         if ledger().advance(standing, request_digest("lang", dict(request.args)),
                             switched.token(), len(played.match.steps), to_move(played),
-                            len(played.match.steps), device()):
+                            len(played.match.steps), device(), seats=len(played.header.seats)):
             played, token = switched, switched.token()
     elif standing is not None and current and standing.opened is None and not played.over:
         try:  # the link reached its player (unless this is the browser that made it)
@@ -250,7 +250,7 @@ def rematch(token):
         again, new_token = Game.from_token(made, keys()), made
     else:
         ledger().begin(again.header.seed, new_token, len(again.match.steps), to_move(again),
-                       device())
+                       device(), seats=len(again.header.seats))
     body = with_link(game_view(again, new_token, lang=i18n.page_lang()), new_token)
     body["message"] = send_link(again, None, body["url"], deliver=False)
     fill_deadline(body, again, None)
