@@ -77,10 +77,15 @@ class Member:
     joined: float
     by: str | None = None  # the digest of the joining browser's device cookie
     seen: float | None = None  # when its phone last asked (None: when it joined)
+    gone: float | None = None  # when its page said it was closed or hidden (None: it didn't)
 
     @property
     def last_seen(self) -> float:
         return self.joined if self.seen is None else self.seen
+
+    def went(self, after: float) -> float:
+        """When the phone went: when its page said so, else ``after`` seconds of silence."""
+        return self.gone if self.gone is not None else self.last_seen + after
 
 
 @dataclass(frozen=True)
@@ -104,13 +109,14 @@ class Room:
                 "timer": self.timer, "due": self.due, "speed": self.speed, "rev": self.rev,
                 "left": sorted(self.left), "closed": self.closed, "started": self.started,
                 "members": {str(color): {"key": m.key, "joined": m.joined, "by": m.by,
-                                         "seen": m.seen}
+                                         "seen": m.seen, "gone": m.gone}
                             for color, m in sorted(self.members.items())}}
 
     @classmethod
     def from_entry(cls, code: str, entry: Entry) -> "Room":
         data = entry.data
-        members = {int(color): Member(m["key"], m["joined"], m.get("by"), m.get("seen"))
+        members = {int(color): Member(m["key"], m["joined"], m.get("by"), m.get("seen"),
+                                      m.get("gone"))
                    for color, m in data["members"].items()}
         return cls(code, data["token"], data["host"], members, data["moved"],
                    data.get("timer", 0), data.get("due"), data.get("speed", "normal"),
@@ -118,8 +124,10 @@ class Room:
                    data.get("closed", False), data.get("started", True), entry.version)
 
     def offline(self, now: float, after: float) -> set[int]:
-        """The colors whose phone hasn't asked for ``after`` seconds: disconnected."""
-        return {color for color, m in self.members.items() if now - m.last_seen > after}
+        """The colors whose page said it went, or hasn't asked for ``after`` seconds:
+        disconnected."""
+        return {color for color, m in self.members.items()
+                if m.gone is not None or now - m.last_seen > after}
 
     def tag(self, offline: set[int]) -> str:
         """What a poll compares (no replay needed): the room's code and version, and who is
@@ -194,8 +202,15 @@ class Rooms:
         """The room with ``color``'s phone seen ``now`` (and the wait ending at ``due``): no
         new version for the phones, so their polls stay 304 (unless it was disconnected)."""
         members = dict(room.members)
-        members[color] = replace(members[color], seen=now)
+        members[color] = replace(members[color], seen=now, gone=None)
         return self._swap(room, replace(room, members=members, due=due))
+
+    def gone(self, room: Room, color: int, now: float) -> Room | None:
+        """The room with ``color``'s page gone ``now`` (closed or hidden, as it said): no new
+        version either, but its phone shows as disconnected at once."""
+        members = dict(room.members)
+        members[color] = replace(members[color], gone=now)
+        return self._swap(room, replace(room, members=members))
 
     def _swap(self, room: Room, changed: Room) -> Room | None:
         if not self.store.swap("room#" + room.code, room.version, self._checked(changed),

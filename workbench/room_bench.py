@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from app.keys import Keys
 from app.rooms import Room
 from app.store import open_store
+from app.web.room_api import SEEN_EVERY_SECONDS
 from workbench.games import SIM_KEYS_LABEL, play_random
 from workbench.measure import bench_app, spread
 from workbench.store_bench import Metered
@@ -188,7 +189,7 @@ class Phone:
 
 
 def _open_room(port: int, game: str, players: int, settings) -> list[Phone]:
-    """A room with every seat joined: its phones, the first of them its player."""
+    """A room with every seat joined, started: its phones, the first of them its player."""
     status, _, made, _ = _request(port, "POST", "/api/rooms", room_body(game, players, settings))
     assert status == 201, made
     code = made["room"]["code"]
@@ -197,6 +198,9 @@ def _open_room(port: int, game: str, players: int, settings) -> list[Phone]:
         status, headers, view, _ = _request(port, "POST", f"/api/rooms/{code}/join", {})
         assert status == 200, view
         credentials[view["you"]["seat"]] = view["you"]["credential"]
+    status, headers, view, _ = _request(port, "POST", f"/api/rooms/{code}/start",
+                                        {"credential": made["you"]["credential"]})
+    assert status == 200, view
     etag = headers["ETag"]
     phones = [Phone(code, etag, view["steps"]) for _ in range(players)]
     phones[0].credentials, phones[0].view = credentials, view
@@ -401,6 +405,8 @@ def in_process(polls: int = 2000) -> dict:
     for _ in range(3):
         joined = counted("join", lambda: client.post(f"/api/rooms/{code}/join", json={}))
         credentials[joined.json["you"]["seat"]] = joined.json["you"]["credential"]
+    joined = counted("start", lambda: client.post(f"/api/rooms/{code}/start",
+                                                  json={"credential": made["you"]["credential"]}))
     view, etag = joined.json, joined.headers["ETag"]
     poll = EnvironBuilder(f"/api/rooms/{code}", query_string=f"since={view['steps']}&lang=en",
                           headers={"If-None-Match": etag}).get_environ()
@@ -436,18 +442,20 @@ def room_item_bytes(games: int = 20) -> int:
 
 
 def room_hour(calls: dict, step_every: float, item_bytes: int, cpu_ms: float) -> dict:
-    """An hour of a 4-player room: four phones polling once a second and a step every
-    ``step_every`` seconds. The store's calls become DynamoDB requests (a get one GetItem, an
-    add or a swap one conditional PutItem; ``count`` is unused by rooms); on Lambda each
-    request takes about ``cpu_ms``."""
+    """An hour of a 4-player room: four visible phones polling once a second, each poll of a
+    phone marking its seat seen every ``SEEN_EVERY_SECONDS`` (one more conditional write), and
+    a step every ``step_every`` seconds. The store's calls become DynamoDB requests (a get one
+    GetItem, an add or a swap one conditional PutItem; ``count`` is unused by rooms); on Lambda
+    each request takes about ``cpu_ms``."""
     polls, steps = 4 * 3600 / POLL_SECONDS, 3600 / step_every
+    seen = 4 * 3600 / SEEN_EVERY_SECONDS
     requests = polls + steps
 
     def per_hour(kinds):
         return polls * sum(calls["unchanged_poll"].get(k, 0) for k in kinds) + \
             steps * sum(calls["step"].get(k, 0) for k in kinds)
 
-    reads, writes = per_hour(("get",)), per_hour(("add", "swap", "count"))
+    reads, writes = per_hour(("get",)), per_hour(("add", "swap", "count")) + seen
     read_units = reads * math.ceil(item_bytes / 4096)
     write_units = writes * math.ceil(item_bytes / 1024)
     dollars = {
@@ -456,7 +464,7 @@ def room_hour(calls: dict, step_every: float, item_bytes: int, cpu_ms: float) ->
         "lambda_requests": requests * PRICE_LAMBDA_REQUEST,
         "lambda_duration": requests * cpu_ms / 1000 * LAMBDA_GB * PRICE_LAMBDA_GB_SECOND,
     }
-    return {"phones": 4, "polls": round(polls), "steps": round(steps),
+    return {"phones": 4, "polls": round(polls), "steps": round(steps), "seen_writes": round(seen),
             "requests": round(requests), "dynamodb_reads": round(reads),
             "dynamodb_writes": round(writes), "room_item_bytes": item_bytes,
             "read_units": round(read_units), "write_units": round(write_units),

@@ -39,13 +39,13 @@ bp = Blueprint("rooms", __name__)
 
 # A step on its way when the time runs out still counts: the wait is resolved this much later.
 RESOLVE_GRACE_SECONDS = 1.0
-# Presence: a phone's poll marks its seat seen, in the store at most this often
-# (ROOM_SEEN_EVERY_SECONDS)...
-SEEN_EVERY_SECONDS = 10
-# ...and a seat not seen for ROOM_OFFLINE_SECONDS (a hidden page polls every 15 s) is
-# disconnected; its turn waits ROOM_RECONNECT_SECONDS more (Ludo's text: two minutes) before
-# the timer plays it. Both settings of the app (tests make them short).
-OFFLINE_SECONDS = 35
+# Presence: a visible page's poll (every second) marks its seat seen, in the store at most this
+# often (ROOM_SEEN_EVERY_SECONDS)...
+SEEN_EVERY_SECONDS = 3
+# ...and a seat whose page said it went (closed or hidden: POST .../gone), or not seen for
+# ROOM_OFFLINE_SECONDS, is disconnected; its turn waits until ROOM_RECONNECT_SECONDS after the
+# phone went (Ludo's text: two minutes) before the timer plays it. Settings of the app.
+OFFLINE_SECONDS = 8
 RECONNECT_SECONDS = 120
 
 # How long after a re-roll's window (CLAIM_SECONDS, from the step that opened it) anyone seated
@@ -115,7 +115,7 @@ def waits_until(room: Room, played: Game) -> float | None:
     if color not in offline(room):
         return room.due
     config = current_app.config
-    gone = room.members[color].last_seen + config.get("ROOM_OFFLINE_SECONDS", OFFLINE_SECONDS)
+    gone = room.members[color].went(config.get("ROOM_OFFLINE_SECONDS", OFFLINE_SECONDS))
     return max(room.due, gone + config.get("ROOM_RECONNECT_SECONDS", RECONNECT_SECONDS))
 
 
@@ -169,18 +169,34 @@ def resolve(room: Room) -> Room:
 
 def present(room: Room, credential) -> Room:
     """The room with the polling phone's seat (its ``X-Seat`` credential) marked seen, at most
-    every ``ROOM_SEEN_EVERY_SECONDS``. A player back in time for their turn gets their time
-    again."""
+    every ``ROOM_SEEN_EVERY_SECONDS`` (at once when it was disconnected). A player back on
+    their own turn, not yet played for them, has their time for the step again."""
     color = rooms().color_of(room, credential) if credential else None
     every = current_app.config.get("ROOM_SEEN_EVERY_SECONDS", SEEN_EVERY_SECONDS)
-    if color is None or now() - room.members[color].last_seen < every:
+    was_offline = color in offline(room)
+    if color is None or (not was_offline and now() - room.members[color].last_seen < every):
         return room
     waits = room.due
-    if color in offline(room) and room.due is not None and now() >= room.due:
+    if was_offline and room.due is not None:
         played = Game.from_token(room.token, keys())
         if not played.over and played.header.seats[played.match.turn].color == color:
-            waits = now() + room.timer
+            waits = max(room.due, now() + room.timer)
     return rooms().seen(room, color, now(), waits) or rooms().get(room.code) or room
+
+
+@bp.post("/rooms/<code>/gone")
+def gone(code):
+    """This phone's page is closing or hidden (``{"credential"}``, sent as a beacon): its seat
+    shows as disconnected at once, and its turn, if it is theirs, waits for it (``waits_until``).
+    Its next poll from a visible page brings it back. Answered 204, whatever the credential."""
+    data = json_body()
+    for _attempt in range(3):  # another request may write between our read and our write
+        room = find(code)
+        color = rooms().color_of(room, data.get("credential"))
+        if color is None or room.members[color].gone is not None or \
+                rooms().gone(room, color, now()):
+            break
+    return "", 204
 
 
 @bp.get("/rooms/<code>")

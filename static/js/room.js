@@ -179,13 +179,14 @@ function comings(before, after) {
   if (after.room.host !== before.room.host && after.room.host !== null) {
     addFeed(ROOM.newHost(nameOf(after, after.room.host)));
   }
+  const me = mySeat(after);  // this phone never hears of itself going or coming back
   for (const seat of after.room.offline) {
-    if (!before.room.offline.includes(seat)) {
+    if (seat !== me && !before.room.offline.includes(seat)) {
       addFeed(ROOM.wentOffline(nameOf(after, seat)), after.seats[seat].color);
     }
   }
   for (const seat of before.room.offline) {
-    if (!after.room.offline.includes(seat)) {
+    if (seat !== me && !after.room.offline.includes(seat)) {
       addFeed(ROOM.backOnline(nameOf(after, seat)), after.seats[seat].color);
     }
   }
@@ -218,16 +219,26 @@ async function poll() {
   clearTimeout(next);
   next = setTimeout(poll, wait);
 }
-// A poll says which seat this phone plays (it marks the seat seen: docs/rooms.md, presence).
+// A visible page's poll says which seat this phone plays (it marks the seat seen:
+// docs/rooms.md, presence); a hidden page's doesn't, so its seat stays disconnected.
 function pollHeaders() {
   const headers = etag ? { "If-None-Match": etag } : {};
-  if (credential) headers["X-Seat"] = credential;
+  if (credential && document.visibilityState === "visible") headers["X-Seat"] = credential;
   return headers;
 }
 
+// A page closed or hidden says so as it goes: the others see this phone disconnected at once,
+// and its turn waits for it. Coming back into view, its poll brings it back.
+function sayGone() {
+  if (!credential || !navigator.sendBeacon) return;
+  navigator.sendBeacon(app.dataset.gone,
+    new Blob([JSON.stringify({ credential })], { type: "application/json" }));
+}
 document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "hidden") sayGone();
   if (document.visibilityState === "visible" && view) { clearTimeout(next); poll(); }
 });
+window.addEventListener("pagehide", sayGone);
 
 // -- playing -------------------------------------------------------------------------------------
 
@@ -392,7 +403,8 @@ function showTimer() {
   if (box.hidden) return;
   const left = Math.ceil((v.room.due * 1000 - (Date.now() + offset)) / 1000);
   const who = nameOf(v, v.turn);
-  const gone = v.room.offline.includes(v.turn);
+  // This phone, drawn from before it went, is here: it never shows itself gone.
+  const gone = v.room.offline.includes(v.turn) && v.turn !== mySeat(v);
   box.textContent = left <= 0 ? ROOM.timeUp(who)
     : gone ? ROOM.waitsFor(who, left) : ROOM.timeLeft(who, left);
   box.classList.toggle("urgent", left <= 5);
@@ -484,7 +496,7 @@ function showPeople(v, seat) {
     if (s.seat === v.room.host) tags.push(ROOM.host());
     if (isBot(v, s.seat)) tags.push(TEXT.botTag());
     if (v.room.free.includes(s.seat)) tags.push(ROOM.free());
-    if (v.room.offline.includes(s.seat)) tags.push(ROOM.offlineTag());
+    if (v.room.offline.includes(s.seat) && s.seat !== seat) tags.push(ROOM.offlineTag());
     if (v.phase !== "over" && v.room.started && s.seat === v.turn) {
       tags.push(ROOM.toMove());
       item.classList.add("tomove");
