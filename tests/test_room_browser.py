@@ -496,7 +496,7 @@ def test_bot_turns_replay_on_the_phones(server, phone):
     expect_people(ana, tags(view, "Ana"))
     assert people(ana)[bot][:1] == ["bot"]
     watcher.goto(f"{server.url}/r/{code}")
-    expect(watcher.locator("#watching")).to_have_text("You are watching this game.")
+    expect(watcher.locator("#watching")).to_have_text(f"Room {code} is full: you can watch.")
 
     # Ana plays her turn; once it is over the bot's turn comes back to both phones, tagged.
     phones = {"Ana": ana, "watcher": watcher}
@@ -580,7 +580,7 @@ def test_spectator_watches_a_full_room(server, phone):
     ana.goto(f"{server.url}/r/{code}#c={urllib.parse.quote(credentials['Ana'])}")
     spectator = phone()
     spectator.goto(f"{server.url}/r/{code}")
-    expect(spectator.locator("#watching")).to_have_text("You are watching this game.")
+    expect(spectator.locator("#watching")).to_have_text(f"Room {code} is full: you can watch.")
     expect(spectator.locator("#join")).to_be_hidden()
     view = state(server, code)
     mover = view["seats"][view["turn"]]["name"]

@@ -140,9 +140,12 @@ def test_an_unknown_code_is_a_404_with_a_clear_page(client):
     response = client.get("/api/rooms/ABC234")
     assert response.status_code == 404
     assert response.json["error"]["message"] == \
-        "No room ABC234: check the code or ask for a new link."
+        "No room ABC234: check the code and try again, or ask whoever made the room for it."
     page = client.get("/r/ABC234")
     assert page.status_code == 404 and b"No room ABC234" in page.data
+    text = page.get_data(as_text=True)  # the code field again, with the code to correct
+    assert re.search(r'<input name="code"[^>]*value="ABC234"', text)
+    assert "links must arrive whole" not in text
     mistyped = client.get("/r?code=AB1")
     assert mistyped.status_code == 400 and b"6 letters and digits" in mistyped.data
 
@@ -181,7 +184,7 @@ def test_joining_takes_a_free_seat_with_a_name_and_the_link_keeps_it(client):
     cleo = join(client, code, name="Cleo")  # no color: the first free seat
     assert cleo["seats"][cleo["you"]["seat"]]["color"] == "green"
     assert join(client, code, status=409, name="Dan")["error"]["message"] == \
-        "Every seat in this room is taken: you can watch the game."
+        f"Room {code} is full: you can watch."
 
 
 def test_a_phone_that_joins_again_keeps_its_seat(client):

@@ -13,11 +13,12 @@ from flask import render_template, request
 from app import i18n
 
 
-def error_answer(title: str, message: str, status: int, code: str):
+def error_answer(title: str, message: str, status: int, code: str, typed: str | None = None):
     """The same error as JSON under /api/, as a friendly page elsewhere, in the request's
-    language (``title`` and ``message`` are marked messages: ``N_`` or ``Text``)."""
+    language (``title`` and ``message`` are marked messages: ``N_`` or ``Text``). ``typed``: a
+    room code that found no room, offered again in the code field to correct."""
     message = i18n.say(message)
     if request.path.startswith("/api/"):
         return {"error": {"code": code, "message": message}}, status
     return render_template("error.html", title=i18n.say(title), message=message,
-                           status=status), status
+                           status=status, join_form=typed is not None, typed=typed), status

@@ -25,12 +25,13 @@ from app.web.views import path_of
 
 # What rooms say to people, in one place, marked for translation (``say``).
 MESSAGES = {
-    "no_room": N_("No room %(code)s: check the code or ask for a new link."),
+    "no_room": N_("No room %(code)s: check the code and try again, or ask whoever made the "
+                  "room for it."),
     "room_code": N_("A room code is 6 letters and digits, like K7P2QX."),
     "stale": N_("The room has changed since your last look: here it is as it is now."),
     "not_your_seat": N_("This phone doesn't play %(name)s: join the room on a free seat."),
     "seat_free": N_("Nobody plays %(name)s yet: join the room to take the seat."),
-    "no_free_seat": N_("Every seat in this room is taken: you can watch the game."),
+    "no_free_seat": N_("Room %(code)s is full: you can watch."),
     "seat_not_free": N_("%(name)s is someone else's seat: choose a free one."),
     "join_on_hosts_turn": N_("New players join at the start of the host's turn: it is "
                              "%(name)s's turn now. Wait for the host's turn and try again."),
@@ -67,9 +68,13 @@ def say(key: str, **values):
 
 
 class NoRoom(ValueError):
-    """No live room by that code, or it is closed."""
+    """No live room by that code, or it is closed; ``typed``, the code as asked for."""
 
     status = 404
+
+    def __init__(self, text, typed: str = ""):
+        super().__init__(text)
+        self.typed = typed
 
 
 def rooms() -> Rooms:
@@ -93,9 +98,9 @@ def find(code: str) -> Room:
     room = rooms().get(read) if read else None
     if room is None:
         limits().take("misses")
-        raise NoRoom(say("no_room", code=(read or code)[:12]))
+        raise NoRoom(say("no_room", code=(read or code)[:12]), (read or code)[:12])
     if room.closed:
-        raise NoRoom(say("closed", code=room.code))
+        raise NoRoom(say("closed", code=room.code), room.code)
     return room
 
 

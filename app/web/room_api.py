@@ -300,12 +300,12 @@ def join(code):
     if wanted is None and state["new_colors"]:
         wanted = names.index(state["new_colors"][0])
     if wanted is None:
-        raise TableFull(say("no_free_seat"))
+        raise TableFull(say("no_free_seat", code=room.code))
     name = clean_name(name)
     if len(name) > MAX_NAME:
         raise BadRequest(Text("A name has at most %(n)s characters.", n=MAX_NAME))
     joined = _renamed(played, wanted, name) if wanted in free else \
-        _seated(played, wanted, name, room.started)
+        _seated(played, wanted, name, room)
     seated = room.joined(wanted, now(), device_digest())
     waits = room.due if room.due is not None or not room.started else \
         due(joined, len(joined.match.steps), seated)
@@ -328,7 +328,7 @@ def _renamed(played: Game, color: int, name: str) -> Game:
                               for i, s in enumerate(seats)])
 
 
-def _seated(played: Game, color: int, name: str, started: bool) -> Game:
+def _seated(played: Game, color: int, name: str, room: Room) -> Game:
     """A Ludo table with a new player on ``color`` (its rules for joining mid-game); in a
     started room, a bot the newcomer leaves first to move plays at once."""
     seats = played.header.seats
@@ -337,7 +337,7 @@ def _seated(played: Game, color: int, name: str, started: bool) -> Game:
         raise TableFull(say("seat_not_free", name=taken))
     if not _can_add(played):
         if not hasattr(played.rules, "join") or len(seats) >= played.rules.capacity:
-            raise TableFull(say("no_free_seat"))
+            raise TableFull(say("no_free_seat", code=room.code))
         raise WrongSeat(say("join_on_hosts_turn", name=seats[played.match.turn].name))
     if name.casefold() in {clean_name(s.name).casefold() for s in seats}:
         raise BadRequest(message("name_taken", name=name))
@@ -347,7 +347,7 @@ def _seated(played: Game, color: int, name: str, started: bool) -> Game:
         joined = played.add_player(seat)
     except (TurnError, LinkError) as error:
         raise TableFull(error.args[0]) from None
-    if started and not played.match.steps:
+    if room.started and not played.match.steps:
         joined.play_bots()
     return joined
 
@@ -564,4 +564,4 @@ def stale(error):
 def no_room(error):
     # A preview fetcher gets Boardpass's own preview, not an error (docs/previews.md).
     status = 200 if fetched_for_preview() else 404
-    return error_answer(N_("No such room"), error.args[0], status, "NoRoom")
+    return error_answer(N_("No such room"), error.args[0], status, "NoRoom", typed=error.typed)

@@ -19,6 +19,7 @@ const ROOM = {
   waitingFor: (who) => _("Waiting for someone to take %(who)s's seat.", { who }),
   theirTurn: (who) => _("%(who)s is playing.", { who }),
   watching: () => _("You are watching this game."),
+  full: (code) => _("Room %(code)s is full: you can watch.", { code }),
   watchingFree: () => _("You are watching: take a free seat to play."),
   joinLater: () => _("New players join at the start of the host's turn: a seat will show here "
     + "then."),
@@ -521,7 +522,7 @@ function showJoin(v, seat) {
   form.hidden = seat !== null || !choices.length || v.phase === "over";
   note.hidden = seat !== null;
   note.textContent = choices.length ? ROOM.watchingFree()
-    : ludoLater ? ROOM.joinLater() : ROOM.watching();
+    : ludoLater ? ROOM.joinLater() : v.phase === "over" ? ROOM.watching() : ROOM.full(code);
   if (form.hidden) return;
   const select = $("joincolor");
   const chosen = select.value;
