@@ -840,6 +840,32 @@ def test_a_page_closed_on_its_turn_shows_gone_in_seconds_and_its_turn_waits(serv
            ).to_have_count(1, timeout=5_000)
 
 
+def test_a_ludo_player_one_run_out_turn_from_disqualification_is_told_on_their_phone(server,
+                                                                                    phone):
+    made = post(server, "/api/rooms", {"game": "ludo", "settings": {"capacity": 4},
+                                       "timer_seconds": 3, "players": [
+                                           {"name": "Ana", "color": "red"},
+                                           {"color": "blue", "bot": "easy"}]}, 201)
+    code, me = made["room"]["code"], made["you"]["seat"]
+    post(server, f"/api/rooms/{code}/start", {"credential": made["you"]["credential"]})
+    ana = phone(instant_bots=True)
+    ana.goto(f"{server.url}/r/{code}#c={urllib.parse.quote(made['you']['credential'])}")
+    warning = ana.locator("#away p.warning")
+    expect(ana.locator("#roll")).to_be_visible()
+    expect(warning).to_have_count(0)
+    # Ana lets her time run out twice: the server plays those turns for her.
+    deadline = time.monotonic() + 40
+    while state(server, code)["seats"][me]["missed"] < 2:
+        assert time.monotonic() < deadline, "her time never ran out twice"
+        ana.wait_for_timeout(500)
+    expect(warning).to_have_text("Ana, your time ran out on your last turns: one more and you "
+                                 "are out of the game.", timeout=5_000)
+    shot(ana, "room-ludo-last-chance")
+    # A third run-out disqualifies her (the game is over at a table of two): no more warning.
+    expect(warning).to_have_count(0, timeout=20_000)
+    assert state(server, code)["seats"][me]["out"]
+
+
 # -- 10. leaving: the host passes, the last one closes the room --------------------------------------
 
 def test_the_host_leaves_another_phone_hosts_and_the_last_to_leave_closes_the_room(server, phone):

@@ -705,8 +705,10 @@ def test_three_expiries_in_a_row_disqualify_at_a_ludo_table(client, clock):
                      start=True, game="ludo", settings={"capacity": 4})
     code, me = made["room"]["code"], made["you"]["seat"]
     view = made
-    for _ in range(3):
+    assert view["room"]["disqualify_after"] == 3
+    for missed in range(3):
         assert view["turn"] == me and not view["seats"][me]["out"]
+        assert view["seats"][me]["missed"] == missed  # the room's real count, for her phone
         clock.now = view["room"]["due"] + 1
         view = client.get(f"/api/rooms/{code}").json
     assert view["seats"][me]["out"] and view["phase"] == "over"

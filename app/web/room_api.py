@@ -20,7 +20,7 @@ from app.engine.games import rules_for
 from app.engine.text import N_, Text
 from app.link import MAX_NAME, LinkError, Seat
 from app.names import clean as clean_name
-from app.play import Game, TurnError
+from app.play import DISQUALIFY_AFTER, Game, TurnError
 from app.rooms import SPEEDS, Room
 from app.web import bookkeeping
 from app.web.bookkeeping import current_standing, ledger
@@ -98,6 +98,8 @@ def room_state(room: Room, played: Game) -> dict:
         "now": now(),                     # may be wrong)
         "offline": sorted(seat_of[c] for c in offline(room) if c in seat_of),
         "started": room.started,
+        # Ludo: the turns run out in a row that disqualify (a seat's "missed" counts them)
+        "disqualify_after": DISQUALIFY_AFTER if hasattr(played.rules, "disqualify") else None,
     }
 
 

@@ -115,7 +115,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
              "has_phone": s.phone is not None, "whatsapp": s.whatsapp,
              "medals": list(s.medals), "won": list(won[i]),
              "waiting": i in getattr(state, "waiting", ()), "out": i in out,
-             "away": i in away, "missed": game.missed(i) if header.deadline else 0}
+             "away": i in away, "missed": game.missed(i)}
             for i, s in enumerate(header.seats)
         ],
         "host": header.host,

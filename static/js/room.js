@@ -43,6 +43,8 @@ const ROOM = {
   lobbyNeedsTwo: () => _("Share the code: the game starts from two players at the table."),
   lobbyWait: (who) => _("Waiting for %(who)s to start the game.", { who }),
   started: () => _("The game has started"),
+  lastChance: (who) => _("%(who)s, your time ran out on your last turns: one more and you are out "
+    + "of the game.", { who }),
 };
 
 const POLL_VISIBLE = 1000;   // ms between polls while the page is in view (docs/rooms.md)
@@ -423,7 +425,7 @@ setInterval(() => { if (view && !busy) showTimer(); }, 250);
 // phone's own seat.
 function showAway(v, seat) {
   const box = $("away");
-  const shown = JSON.stringify([seat, v.phase, v.seats.map((s) => [s.away, s.out])]);
+  const shown = JSON.stringify([seat, v.phase, v.seats.map((s) => [s.away, s.out, s.missed])]);
   if (shown === awayShown) return;  // a tap on "I'm back" isn't lost to a redraw
   awayShown = shown;
   box.replaceChildren();
@@ -438,6 +440,14 @@ function showAway(v, seat) {
         button.addEventListener("click", comeBack);
         line.append(" ", button);
       }
+      box.append(line);
+    }
+    // Ludo: this phone's player is one run-out turn from disqualification.
+    const limit = v.room.disqualify_after;
+    if (seat !== null && limit && !v.seats[seat].out && v.seats[seat].missed === limit - 1) {
+      const line = document.createElement("p");
+      line.className = "warning";
+      line.textContent = ROOM.lastChance(nameOf(v, seat));
       box.append(line);
     }
   }
