@@ -243,6 +243,11 @@ def test_a_room_whose_turn_timer_runs_out(server, phone, lang):
         fragment = f"#c={urllib.parse.quote(credential)}" if credential else ""
         page.goto(f"{server.url}/r/{code}{fragment}")
         pages.append(page)
+    for page in pages:  # the lobby, then the host starts the game
+        expect(page.locator("#people li")).to_have_count(2)
+        filled(page)
+    status, _ = server.api(f"/api/rooms/{code}/start", {"credential": made["you"]["credential"]})
+    assert status == 200
     first = server.api(f"/api/rooms/{code}")[1]
     first = first["seats"][first["turn"]]["name"]
     for page in pages:

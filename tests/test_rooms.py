@@ -645,6 +645,13 @@ def test_each_game_has_its_texts_timer_and_the_maker_may_change_it(client):
     ludo = make_room(client, [{"name": "Ana", "color": "red"}, {"name": "Ben", "color": "blue"}],
                      game="ludo", settings={"capacity": 4})
     assert ludo["room"]["timer"] == 10
+    # Ludo's text times "rooms without bots": a table with a bot has no timer unless chosen.
+    with_bot = [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"}]
+    assert make_room(client, with_bot, game="ludo", settings={"capacity": 4}
+                     )["room"]["timer"] == 0
+    assert make_room(client, with_bot, game="ludo", settings={"capacity": 4},
+                     timer_seconds=10)["room"]["timer"] == 10
+    assert red_arse_with_a_bot(client)["room"]["timer"] == 30  # Red Arse's text: bots or not
     for bad in (2, 301, "30", True):
         response = client.post("/api/rooms", json={"game": "parcheesi", "players": PLAYERS,
                                                    "timer_seconds": bad})
@@ -702,7 +709,7 @@ def test_two_turns_run_out_in_a_row_and_the_player_is_played_for_until_they_are_
 def test_three_expiries_in_a_row_disqualify_at_a_ludo_table(client, clock):
     made = make_room(client, [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"},
                               {"color": "green", "bot": "easy"}],
-                     start=True, game="ludo", settings={"capacity": 4})
+                     start=True, game="ludo", settings={"capacity": 4}, timer_seconds=10)
     code, me = made["room"]["code"], made["you"]["seat"]
     view = made
     assert view["room"]["disqualify_after"] == 3

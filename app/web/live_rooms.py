@@ -54,8 +54,10 @@ MESSAGES = {
 }
 
 # Each roll and move's time in a room (seconds; 0: no timer), by game, unless the room's maker
-# chooses: Red Arse's text gives 30 s, Ludo's 10, Parcheesi's none (docs/rooms.md).
+# chooses: Red Arse's text gives 30 s, Ludo's 10 (in rooms without bots: a Ludo table with a
+# bot has none), Parcheesi's none (docs/rooms.md).
 TIMERS = {"parcheesi": 0, "red-arse": 30, "ludo": 10}
+UNTIMED_WITH_BOTS = {"ludo"}
 TIMER_SECONDS = range(3, 301)  # a timer's choices besides 0
 # How long a phone takes to show a step (static/js/table.js replay(), at the normal pace): a
 # player's time starts once the others' steps are shown.
@@ -104,10 +106,11 @@ def find(code: str) -> Room:
     return room
 
 
-def parse_timer(game: str, seconds) -> int:
-    """A room's timer from a request: the game's own when it says none."""
+def parse_timer(game: str, seconds, seats) -> int:
+    """A room's timer from a request: the game's own for these ``seats`` when it says none."""
     if seconds is None:
-        return TIMERS[game]
+        bots = any(seat.bot for seat in seats)
+        return 0 if bots and game in UNTIMED_WITH_BOTS else TIMERS[game]
     if type(seconds) is not int or (seconds and seconds not in TIMER_SECONDS):
         raise BadRequest(say("timer"))
     return seconds

@@ -177,7 +177,7 @@ def new_game():
         local = "1" if form.get("local") else None
         live = form.get("room") == "1" and not local
         timer = live_rooms.parse_timer(game, _form_number(form["room_timer"])
-                                       if live and form.get("room_timer") else None)
+                                       if live and form.get("room_timer") else None, seats)
         # One device passed around has nobody to wait for: no deadline.
         deadline = 0 if local else parse_deadline(_form_number(form.get("deadline", "0")))
     except BadRequest as error:

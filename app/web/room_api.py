@@ -234,7 +234,7 @@ def create():
     if type(me) is not int or not 0 <= me < len(players) or players[me].get("bot"):
         raise BadRequest(say("me"))
     color = rules_for(game, options).board.color_names.index(players[me]["color"])
-    timer = parse_timer(game, data.get("timer_seconds"))
+    timer = parse_timer(game, data.get("timer_seconds"), seats)
     played = lobby_game(game, seats, options, host, lang)
     return _joined(open_room(played, color, record_new(played), timer, lobby=True), color, None,
                    201)
@@ -263,7 +263,7 @@ def from_link(token):
         raise BadRequest(message("seat"))
     if seat != played.match.turn:
         raise WrongSeat(say("room_holder", name=played.header.seats[played.match.turn].name))
-    timer = parse_timer(played.header.game, data.get("timer_seconds"))
+    timer = parse_timer(played.header.game, data.get("timer_seconds"), played.header.seats)
     standing = current_standing(played, token)
     for away in sorted(played.away()):
         played = played.come_back(away)
