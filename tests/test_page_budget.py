@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 
 import pytest
 
@@ -123,3 +124,54 @@ def test_every_control_is_a_thumb_s_width(server, browser, where):
     if where == "finished":
         expect(page.locator("#rematchcapacity")).to_be_visible()
     assert page.evaluate(SMALL_JS) == []
+
+
+def a_room(server, started: bool) -> str:
+    """A Red Arse room of Ana and Ben (joined), in its lobby or started: its address."""
+    status, made = server.api("/api/rooms", {"game": "red-arse", "me": 0, "players": [
+        {"name": "Ana", "color": "red"}, {"name": "Ben", "color": "blue"}]})
+    assert status == 201, made
+    code = made["room"]["code"]
+    assert server.api(f"/api/rooms/{code}/join", {})[0] == 200
+    if started:
+        assert server.api(f"/api/rooms/{code}/start",
+                          {"credential": made["you"]["credential"]})[0] == 200
+    return f"{server.url}/r/{code}#c={made['you']['credential']}"
+
+
+WIDTH_JS = "() => document.scrollingElement.scrollWidth"
+
+
+@pytest.mark.parametrize("started", [False, True], ids=["lobby", "started"])
+def test_a_room_page_fits_a_small_phone_and_does_not_move_once_drawn(server, browser, started):
+    """The room page at 360 px: nothing wider than the screen, nothing moving (the countdown
+    keeps its place beside the dice), every control a thumb's width; once the game has started
+    the code is folded into one line at the top, and the chance pills are on the board."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    page.add_init_script(SHIFTS_JS)
+    page.goto(a_room(server, started))
+    page.wait_for_timeout(SETTLE_MS)
+    shift = sum(page.evaluate("() => window.__shifts"))
+    with open(ARTIFACTS / "page-budget.txt", "a", encoding="utf-8") as out:
+        out.write(f"room ({'started' if started else 'lobby'}, 360 px): layout shift "
+                  f"{shift:.4f}\n")
+    assert shift < 0.05
+    assert page.evaluate(WIDTH_JS) <= 360
+    head = page.locator("#roomhead")
+    if started:
+        assert head.get_attribute("open") is None
+        assert head.bounding_box()["height"] < 60  # one line
+        timer, dice = page.locator("#timer"), page.locator("#dice")
+        expect(timer).to_have_text(re.compile(r"(Ana|Ben) has \d+ s"))
+        assert abs(timer.bounding_box()["y"] - dice.bounding_box()["y"]) < 50  # side by side
+        expect(page.locator("#board .chance:not(.pending)").first).to_be_visible(timeout=10_000)
+        head.locator("summary").click()  # a tap opens the code and the ways to share it
+        expect(page.locator("#copy")).to_be_visible()
+    else:
+        assert head.get_attribute("open") is not None
+        expect(page.locator("#start")).to_be_visible()
+        expect(page.locator("#copy")).to_be_visible()
+    assert page.evaluate(SMALL_JS) == []
+    context.close()

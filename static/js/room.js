@@ -5,6 +5,7 @@
 
 import { Board, sleep } from "./board.js";
 import { _, lang } from "./i18n.js";
+import { chancesAt, showChances } from "./review.js";
 import { soundSwitch } from "./motion.js";
 import {
   HOP_MS, TEXT, addFeed, colorOf, isBot, knock, nameOf, offerMoves, replay, rollDice, said, say,
@@ -151,9 +152,16 @@ async function show(next) {
   view = next;
   if (known) comings(known, next);
   if (known && next.replay && next.replay.events.length && next.steps > known.steps) {
-    await replay(next.replay, next, undefined, true, ownHop);
+    await replay(next.replay, next, (step) => pills(next, step), true, ownHop);
   }
   render();
+}
+
+// Each player's chance to win at `step`, as link games show it (asked only once the game has
+// started, and not once it is over).
+function pills(v, step) {
+  if (!v.room.started || v.phase === "over") return;
+  showChances(board, seatsColors(v), chancesAt(v.token, step));
 }
 
 // The flight of this phone's own move (`hopping`) when `event` is that move.
@@ -173,7 +181,10 @@ function comings(before, after) {
     }
   }
   if (after.seed !== before.seed) addFeed(TEXT.newGame(nameOf(after, after.turn)));
-  if (after.room.started && !before.room.started) addFeed(ROOM.started());
+  if (after.room.started && !before.room.started) {
+    addFeed(ROOM.started());
+    $("roomhead").open = false;  // the code folds into one line: the board comes first now
+  }
   for (const s of after.seats) {
     if (s.out && before.seats[s.seat] && !before.seats[s.seat].out) {
       addFeed(TEXT.disqualified(s.name), s.color);
@@ -368,6 +379,7 @@ function render() {
     return;
   }
   const mine = seat !== null && v.turn === seat && v.phase !== "over";
+  pills(v, v.steps);
   showDice(v.last_roll || [], v.pool);
   $("roll").hidden = !(mine && (v.phase === "roll" || v.phase === "claim"));
   $("choices").hidden = true;
@@ -402,8 +414,9 @@ function render() {
 function showTimer() {
   const box = $("timer");
   const v = view;
-  box.hidden = !v || !v.room.due || v.phase === "over";
-  if (box.hidden) return;
+  const idle = !v || !v.room.due || v.phase === "over";
+  box.classList.toggle("idle", idle);  // its place stays: nothing moves when it comes and goes
+  if (idle) { box.textContent = ""; return; }
   const left = Math.ceil((v.room.due * 1000 - (Date.now() + offset)) / 1000);
   const who = nameOf(v, v.turn);
   // This phone, drawn from before it went, is here: it never shows itself gone.

@@ -135,8 +135,8 @@ export const TEXT = {
   // An older link (the server knows the game has moved on): it shows the game, read-only.
   movedOn: (who) => _("This turn was already played: the game has moved on. It is %(who)s's "
     + "turn now, with the newest link.", { who }),
-  movedOnYou: (who) => _("This turn was already played: the game has moved on. %(who)s, if it "
-    + "is your turn again, open the newest link you were sent.", { who }),
+  movedOnYou: (who) => _("This turn was already played. %(who)s, if it is your turn again, "
+    + "open your newest link.", { who }),
   movedOnOver: () => _("This turn was already played: the game has moved on, and it is over. "
     + "The newest link shows how it ended."),
   newest: () => _("Open the newest link"),
