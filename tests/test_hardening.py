@@ -3,6 +3,8 @@ to lead off the site, caches, names that show nothing, and other players' names 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from app import link
@@ -245,3 +247,36 @@ def test_analysis_of_a_game_is_bounded_per_hour_and_a_repeat_is_free(client):
     assert refused.headers["Cache-Control"] == "no-store"
     other = create(client)["token"]  # another game has its own count
     assert client.get(f"/api/games/{other}/chances?step=0").status_code == 200
+
+
+LINK = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{16,}")  # a signed link's token
+
+
+def test_every_route_that_answers_with_a_link_says_no_store(client):
+    """Every route of the app, GET and POST, asked about a game, a live room and a seat in it:
+    any answer that holds a link (in its body or its headers), the room's poll and its 304
+    included, is never stored by a browser, proxy or CDN."""
+    game = create(client)
+    room = client.post("/api/rooms", json={"game": "parcheesi", "players": [
+        {"name": "Ana", "color": "yellow"}, {"color": "red", "bot": "easy"}]}).json
+    code, credential = room["room"]["code"], room["you"]["credential"]
+    room = client.post(f"/api/rooms/{code}/start", json={"credential": credential}).json
+    values = {"token": game["token"], "code": code, "game": "parcheesi", "lang": "es",
+              "size": "192", "filename": "js/game.js"}
+    body = {"seat": game["turn"], "credential": credential, "version": room["room"]["version"],
+            "steps": ["roll"], "game": "parcheesi", "players": PLAYERS, "autoplay": False}
+    etag = client.get(f"/api/rooms/{code}").headers["ETag"]
+    unchanged = client.get(f"/api/rooms/{code}", headers={"If-None-Match": etag})
+    assert unchanged.status_code == 304 and unchanged.headers["Cache-Control"] == "no-store"
+    checked = 0
+    for rule in client.application.url_map.iter_rules():
+        path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m.group(1)], rule.rule)
+        for method in sorted(rule.methods & {"GET", "POST"}):
+            response = client.open(path, method=method, json=body if method == "POST" else None,
+                                   headers={"X-Seat": credential})
+            said = response.get_data().decode("utf-8", "replace") + " ".join(
+                value for name, value in response.headers if name != "Set-Cookie")
+            if LINK.search(said):
+                checked += 1
+                assert "no-store" in response.headers.get("Cache-Control", ""), (method, path)
+    assert checked >= 10  # the walk reached the routes that answer with links

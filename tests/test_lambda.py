@@ -83,13 +83,14 @@ def test_dev_is_not_kept_warm():
 
 def test_no_secret_in_the_settings_file():
     """Secrets are Lambda environment variables set outside the repository (docs/deploy.md).
-    The file names only each stage's store, which is no secret."""
+    The file names only each stage's store and the header its client addresses come in, which
+    are no secrets."""
     text = SETTINGS_JSON.read_text(encoding="utf-8")
     for name in SECRETS:
         assert name not in text
     for stage in STAGES:
         settings = stage_settings(stage)
-        assert set(settings["environment_variables"]) == {"STORE_URL"}
+        assert set(settings["environment_variables"]) == {"STORE_URL", "SOURCE_IP_HEADER"}
         for key in ("aws_environment_variables", "remote_env"):
             assert not settings.get(key), f"{stage}: {key} would put configuration in the file"
 
@@ -113,7 +114,11 @@ def test_generated_settings_module(stage, monkeypatch):
     assert namespace["PROJECT_NAME"] == "boardpass"
     assert namespace["DEBUG"] is False
     # baked into the zip, and set by the handler over the function's own variables
-    assert set(namespace["ENVIRONMENT_VARIABLES"]) <= {"AWS_REGION", "STORE_URL"}
+    assert set(namespace["ENVIRONMENT_VARIABLES"]) <= {"AWS_REGION", "STORE_URL",
+                                                       "SOURCE_IP_HEADER"}
+    # API Gateway's source IP, copied over any header of that name the client sent
+    header = namespace["ENVIRONMENT_VARIABLES"]["SOURCE_IP_HEADER"]
+    assert namespace["CONTEXT_HEADER_MAPPINGS"] == {header: "identity.sourceIp"}
     assert namespace["ENVIRONMENT_VARIABLES"]["STORE_URL"] == \
         stage_settings(stage)["environment_variables"]["STORE_URL"]
 
@@ -507,7 +512,8 @@ def call(method, path, body=None):
 
 players = [{"name": "Ana", "color": "yellow", "phone": "+1 415 555 0100"},
            {"name": "Ben", "color": "red", "phone": "+1 415 555 0199"}]
-view = json.loads(call("POST", "/api/games", {"game": "parcheesi", "players": players}))
+view = json.loads(call("POST", "/api/games", {"game": "parcheesi", "players": players,
+                                             "autoplay": False}))  # Ben's turn is his to play
 png = call("GET", f"/g/{view['token']}/preview.png")
 icon = call("GET", "/favicon.ico")
 news = call("GET", "/whats-new").decode()
@@ -841,3 +847,21 @@ def test_cold_import_leaves_heavy_libraries_alone():
                             text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == []
+
+
+def test_limits_count_api_gateway_s_source_ip_not_what_the_client_says(invoke, lambda_env):
+    """On Lambda the client's address is API Gateway's source IP, which Zappa copies from the
+    event into a header of its own (zappa_settings.json's context_header_mappings): neither a
+    forged X-Forwarded-For nor a forged copy of that header makes another client."""
+    lambda_env.setenv("ROOM_MISSES_PER_ADDRESS", "2 per day")
+
+    def miss(source_ip: str, forged: str) -> int:
+        asked = rest_event("GET", "/api/rooms/ABC234")
+        asked["headers"].update({"X-Forwarded-For": f"{forged}, 130.176.0.1",
+                                 "X-Boardpass-Source-Ip": forged})
+        asked["multiValueHeaders"] = {k: [v] for k, v in asked["headers"].items()}
+        asked["requestContext"]["identity"]["sourceIp"] = source_ip
+        return call(invoke, asked).status
+
+    assert [miss("203.0.113.50", f"198.51.100.{n}") for n in range(3)] == [404, 404, 429]
+    assert miss("203.0.113.51", "198.51.100.1") == 404  # another client

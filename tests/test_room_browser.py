@@ -488,6 +488,8 @@ def test_bot_turns_replay_on_the_phones(server, phone):
     form.locator("button[type=submit]").click()
     ana.wait_for_url(CODE)
     code = room_code(ana)
+    watcher.goto(f"{server.url}/r/{code}")  # in the lobby: the watcher sees the game start
+    expect(watcher.locator("#watching")).to_have_text(f"Room {code} is full: you can watch.")
     ana.locator("#start").click()
     expect(ana.locator("#start")).to_be_hidden()
     view = state(server, code)
@@ -495,8 +497,6 @@ def test_bot_turns_replay_on_the_phones(server, phone):
     assert view["seats"][1]["bot"] and view["room"]["free"] == []
     expect_people(ana, tags(view, "Ana"))
     assert people(ana)[bot][:1] == ["bot"]
-    watcher.goto(f"{server.url}/r/{code}")
-    expect(watcher.locator("#watching")).to_have_text(f"Room {code} is full: you can watch.")
 
     # Ana plays her turn; once it is over the bot's turn comes back to both phones, tagged.
     phones = {"Ana": ana, "watcher": watcher}
@@ -505,14 +505,18 @@ def test_bot_turns_replay_on_the_phones(server, phone):
             break
         view = state(server, code)
         assert view["seats"][view["turn"]]["name"] == "Ana"
+        expect(ana.locator("#skip")).to_be_hidden()  # the page is where the server is
+        if view["phase"] == "roll":
+            expect(ana.locator("#roll")).to_be_visible()
         count = len(feed(ana))
         act(ana, view)
         ana.wait_for_function("(n) => document.querySelectorAll('#feed li').length > n && "
-                              "document.getElementById('skip').hidden", arg=count)
+                              "document.getElementById('skip').hidden", arg=count,
+                              timeout=10_000)
     else:
         raise AssertionError("the bot never played")
     view = state(server, code)
-    want = [line for line in feed(ana) if line != "The game has started"]  # the watcher came later
+    want = feed(ana)
     watcher.wait_for_function(SHOWS_FEED_JS, arg="\n".join(want), timeout=5000)
     for page in phones.values():
         lines = page.locator("#feed li.bot")

@@ -479,6 +479,67 @@ def test_polls_that_find_their_room_are_never_limited(store_url, clock):
     assert {client.get(f"/api/rooms/{code}").status_code for _ in range(30)} == {200}
 
 
+def test_limits_are_one_count_for_two_app_instances_on_one_store(store_url, clock):
+    """Two workers (or Lambda instances) share the store's counters: 10 misses a minute from
+    one address in all, whichever instance answers; the next minute counts afresh."""
+    config = {"KEYS": KEYS, "TESTING": True, "STORE_URL": store_url, "CLOCK": clock,
+              "ROOM_MISSES_PER_ADDRESS": "10 per minute"}
+    one, two = create_app(config).test_client(), create_app(config).test_client()
+    clock.now = 60 * (NOW // 60)  # the start of a minute
+    misses = [(one if i % 2 else two).get("/api/rooms/ABC234").status_code for i in range(12)]
+    assert misses == [404] * 10 + [429] * 2
+    clock.now += 60
+    assert one.get("/api/rooms/ABC234").status_code == 404
+
+
+def test_code_guessing_is_bounded_per_ipv6_network_and_for_the_whole_deployment(store_url,
+                                                                               clock):
+    app = create_app({"KEYS": KEYS, "TESTING": True, "STORE_URL": store_url, "CLOCK": clock,
+                      "ROOM_MISSES_PER_ADDRESS": "5 per minute",
+                      "ROOM_MISSES_PER_NETWORK": "8 per minute",
+                      "ROOM_MISSES_IN_ALL": "12 per minute"})
+    client = app.test_client()
+    clock.now = 60 * (NOW // 60)
+
+    def miss(address):
+        return client.get("/api/rooms/ABC234", environ_base={"REMOTE_ADDR": address}).status_code
+
+    # Four /64s of one /48: the /48 stops them at 8, though each /64 has 5.
+    network = [miss(f"2001:db8:1:{n}::1") for n in range(4) for _ in range(3)]
+    assert network.count(404) == 8 and network[-1] == 429
+    # Many IPv4 addresses: the deployment's ceiling stops them at 12 misses in all.
+    spread = [miss(f"198.51.100.{n}") for n in range(10)]
+    assert spread.count(404) == 4 and spread[-1] == 429
+    seated = make_room(client, [{"name": "Ana", "color": "yellow"},
+                                {"color": "red", "bot": "easy"}], start=True)
+    code, credential = seated["room"]["code"], seated["you"]["credential"]
+    # A phone seated in a room still polls it (its credential shows it knows the code).
+    assert client.get(f"/api/rooms/{code}", headers={"X-Seat": credential}).status_code == 200
+    assert client.get(f"/api/rooms/{code}").status_code == 429  # a stranger: refused
+    assert step(client, seated, credential)  # its steps too (the credential in the body)
+
+
+def test_the_client_address_is_the_trusted_proxy_s_not_a_header_the_client_sent(store_url,
+                                                                                clock):
+    """Behind one trusted proxy (PROXY_HOPS=1), clients are told apart by the address the proxy
+    saw; with no proxy setting, X-Forwarded-For is never believed."""
+    config = {"KEYS": KEYS, "TESTING": True, "STORE_URL": store_url, "CLOCK": clock,
+              "ROOM_MISSES_PER_ADDRESS": "2 per minute"}
+    clock.now = 60 * (NOW // 60)
+    behind = create_app(dict(config, PROXY_HOPS=1)).test_client()
+    proxy = {"REMOTE_ADDR": "10.0.0.1"}
+
+    def miss(client, forwarded):
+        return client.get("/api/rooms/ABC234", environ_base=proxy,
+                          headers={"X-Forwarded-For": forwarded}).status_code
+
+    assert [miss(behind, "203.0.113.1") for _ in range(3)] == [404, 404, 429]
+    assert miss(behind, "203.0.113.2") == 404  # another client behind the same proxy
+    assert miss(behind, "9.9.9.9, 203.0.113.1") == 429  # a forged hop before the real one
+    direct = create_app(config).test_client()
+    assert [miss(direct, f"192.0.2.{n}") for n in range(3)][-1] == 429  # all one address
+
+
 # -- what a room holds ------------------------------------------------------------------------------
 
 def test_a_code_drawn_again_after_its_room_expired_lets_no_old_credential_in(app, client, clock):

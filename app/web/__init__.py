@@ -36,6 +36,11 @@ def create_app(config: dict | None = None) -> Flask:
         TEXT_COUNTRIES=[c.strip().upper() for c in
                         (os.environ.get("TEXT_COUNTRIES") or "US,CA,GB,AR").split(",")
                         if c.strip()],
+        # The client's address (app/web/limits.py client_address): how many proxies in front
+        # of the app add to X-Forwarded-For and are trusted, and the header Zappa fills with
+        # API Gateway's source IP on Lambda (docs/deploy.md).
+        PROXY_HOPS=int(os.environ.get("PROXY_HOPS") or 0),
+        SOURCE_IP_HEADER=os.environ.get("SOURCE_IP_HEADER", ""),
     )
     from app.web import limits
 
@@ -44,6 +49,10 @@ def create_app(config: dict | None = None) -> Flask:
         app.config.update(config)
     if "KEYS" not in app.config:
         app.config["KEYS"] = Keys.from_env()
+    if app.config["PROXY_HOPS"]:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
     app.log_exception = _log_exception.__get__(app)
     _languages(app)
 

@@ -1,94 +1,139 @@
-"""Rate limits per client address on what could be repeated to find or fill rooms: making a
-room, joining one, and asking for a room that doesn't exist; and on the one room change that
-moves no game on (the bots' speed), which a seated phone could otherwise write for ever.
+"""Rate limits on what could be repeated to find or fill rooms: making a room, joining one, and
+asking for a room that doesn't exist; and on the one room change that moves no game on (the
+bots' speed), which a seated phone could otherwise write for ever.
 
-Counted by ``limits`` (the library under Flask-Limiter) in fixed windows, in the process's
-memory: enough for one server. On Lambda every instance counts alone, so the edge limits in
-front (API Gateway throttling, a WAF rate rule: docs/deploy.md) bound the whole deployment.
+Counted in the store, in fixed windows (``limit#<scope>#<who>#<window>``, one atomic counter
+that expires with its window: ``Store.count``), so there is one count for the whole
+deployment: every gunicorn worker and every Lambda instance shares it. A limit costs one
+conditional write when something is counted, one read when it is only looked at.
 
-Only misses count against ``ROOM_MISSES_PER_ADDRESS``, so the phones of a room polling every
-second never reach it; but an address past it is refused every room, found or not, or it
-would learn which codes exist from which answers aren't refused. A room's poll costs one
-look at a counter, nothing more.
+Who is counted is the client's address (``client_address``), an IPv6 address by its /64 (one
+household or phone has it whole). Room codes that find nothing are counted three ways: per
+address, per IPv6 /48 with a higher ceiling (a network that hands out many /64s), and for the
+deployment as a whole, so that guessing codes from many addresses stays slow too.
+
+Only misses count, so the phones of a room polling every second never reach the limit; but an
+address past it is refused every room, found or not, or it would learn which codes exist from
+which answers aren't refused. A phone seated in the room (its ``X-Seat`` credential) is never
+refused: it knows the code.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
-import threading
+import re
 
 from flask import current_app, request
 from werkzeug.exceptions import TooManyRequests
 
-# Settings (environment variables of the same name), in the notation of ``limits``.
+from app.web import bookkeeping
+
+# Settings (environment variables of the same name): "N per second|minute|hour|day".
 DEFAULTS = {
     "ROOMS_PER_ADDRESS": "30 per hour",
     "ROOM_JOINS_PER_ADDRESS": "60 per hour",
     "ROOM_MISSES_PER_ADDRESS": "20 per minute",
+    "ROOM_MISSES_PER_NETWORK": "100 per minute",
+    "ROOM_MISSES_IN_ALL": "120 per minute",
     "ROOM_SPEEDS_PER_ADDRESS": "60 per hour",
 }
-SCOPES = {"made": "ROOMS_PER_ADDRESS", "joins": "ROOM_JOINS_PER_ADDRESS",
-          "misses": "ROOM_MISSES_PER_ADDRESS", "speeds": "ROOM_SPEEDS_PER_ADDRESS"}
-_making = threading.Lock()
+# Each scope's counters: (setting, whom it counts).
+SCOPES = {
+    "made": (("ROOMS_PER_ADDRESS", "address"),),
+    "joins": (("ROOM_JOINS_PER_ADDRESS", "address"),),
+    "misses": (("ROOM_MISSES_PER_ADDRESS", "address"), ("ROOM_MISSES_PER_NETWORK", "network"),
+               ("ROOM_MISSES_IN_ALL", "all")),
+    "speeds": (("ROOM_SPEEDS_PER_ADDRESS", "address"),),
+}
+SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 
 
 def settings() -> dict:
     return {name: os.environ.get(name) or value for name, value in DEFAULTS.items()}
 
 
+def parse(text: str) -> tuple[int, int]:
+    """A limit's setting as (how many, in how many seconds).
+
+    >>> parse("20 per minute"), parse("1000 per day"), parse("3/hour")
+    ((20, 60), (1000, 86400), (3, 3600))
+    """
+    match = re.fullmatch(r"\s*(\d+)\s*(?:per|/)\s*(second|minute|hour|day)s?\s*", text or "")
+    if not match:
+        raise ValueError(f"a limit is 'N per second|minute|hour|day', not {text!r}")
+    return int(match.group(1)), SECONDS[match.group(2)]
+
+
 class Limits:
-    """The app's counters (made at the first request that needs them: ``limits`` costs a few
-    milliseconds to import, which a Lambda cold start needn't pay for a game's page)."""
+    """The app's limits, counted in its store."""
 
     def __init__(self, config):
-        from limits import parse
-        from limits.storage import MemoryStorage
-        from limits.strategies import FixedWindowRateLimiter
-
-        self.window = FixedWindowRateLimiter(MemoryStorage())
-        self.items = {scope: parse(config[setting]) for scope, setting in SCOPES.items()}
+        self.items = {scope: [(parse(config[setting]), whom) for setting, whom in counters]
+                      for scope, counters in SCOPES.items()}
 
     def take(self, scope: str) -> None:
-        """Count one more ``scope`` for this address: 429 past its limit."""
-        if not self.window.hit(self.items[scope], scope, _address()):
-            self.refuse(scope)
+        """Count one more ``scope`` for this client: 429 past any of its limits."""
+        store = bookkeeping.store()
+        for key, limit, ends in self._counters(scope, store.clock()):
+            if not store.count(key, limit, ends):
+                self._refuse(ends, store.clock())
 
     def check(self, scope: str) -> None:
-        """429 if this address is past its ``scope`` limit, counting nothing."""
-        if not self.window.test(self.items[scope], scope, _address()):
-            self.refuse(scope)
+        """429 if this client is past any of its ``scope`` limits, counting nothing."""
+        store = bookkeeping.store()
+        for key, limit, ends in self._counters(scope, store.clock()):
+            entry = store.get(key)
+            if entry is not None and entry.version >= limit:
+                self._refuse(ends, store.clock())
 
-    def refuse(self, scope: str):
-        import time
+    def _counters(self, scope: str, now: float):
+        """Each counter of ``scope`` this request falls under: (key, limit, window's end)."""
+        address = client_address()
+        for (limit, seconds), whom in self.items[scope]:
+            who = {"address": lambda: counted_as(address, 64), "all": lambda: "all",
+                   "network": lambda: counted_as(address, 48)}[whom]()
+            if who is None:
+                continue  # an IPv4 address has no network of its own to count
+            window = int(now // seconds)
+            yield f"limit#{scope}#{whom}#{who}#{window}", limit, (window + 1) * seconds
 
-        stats = self.window.get_window_stats(self.items[scope], scope, _address())
-        raise TooManyRequests(retry_after=max(1, int(stats.reset_time - time.time()) + 1))
+    @staticmethod
+    def _refuse(ends: float, now: float):
+        raise TooManyRequests(retry_after=max(1, int(ends - now) + 1))
 
 
 def limits() -> Limits:
     app = current_app._get_current_object()
     made = app.extensions.get("boardpass.limits")
     if made is None:
-        with _making:
-            made = app.extensions.setdefault("boardpass.limits", Limits(app.config))
+        made = app.extensions.setdefault("boardpass.limits", Limits(app.config))
     return made
 
 
-def _address() -> str:
-    """The client's address (on Lambda, API Gateway's source IP, which Zappa passes on); an
-    IPv6 address by its /64, which one household or one phone has whole.
+def client_address() -> str:
+    """The client's address. On Lambda, API Gateway's source IP, which Zappa copies from the
+    event into the header ``SOURCE_IP_HEADER`` names (over any the client sent: see
+    docs/deploy.md); behind ``PROXY_HOPS`` trusted proxies, the address they saw (werkzeug's
+    ProxyFix, set up in ``create_app``); else the connection's."""
+    header = current_app.config.get("SOURCE_IP_HEADER")
+    address = (request.headers.get(header) if header else None) or request.remote_addr or "-"
+    return address.strip()
 
-    >>> from flask import Flask
-    >>> with Flask(__name__).test_request_context(environ_base={"REMOTE_ADDR": "2001:db8::1"}):
-    ...     _address()
-    '2001:db8::/64'
+
+def counted_as(address: str, prefix: int) -> str | None:
+    """Whom a limit counts for ``address``: an IPv6 address by its /``prefix`` (64: one
+    household or phone; 48: a site's network), an IPv4 address as itself for a /64 and not at
+    all for a /48.
+
+    >>> counted_as("2001:db8:1:2::1", 64), counted_as("2001:db8:1:2::1", 48)
+    ('2001:db8:1:2::/64', '2001:db8:1::/48')
+    >>> counted_as("203.0.113.9", 64), counted_as("203.0.113.9", 48)
+    ('203.0.113.9', None)
     """
-    address = request.remote_addr or "-"
-    if ":" in address:
-        import ipaddress
-
-        try:
-            return str(ipaddress.ip_network(address + "/64", strict=False))
-        except ValueError:
-            pass
-    return address
+    if ":" not in address:
+        return address if prefix == 64 else None
+    try:
+        return str(ipaddress.ip_network(f"{address}/{prefix}", strict=False))
+    except ValueError:
+        return address if prefix == 64 else None

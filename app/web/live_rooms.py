@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask import current_app
+from flask import current_app, request
 
 from app.engine.text import N_, Text
 from app.ledger import digest
@@ -92,12 +92,16 @@ def room_url(code: str) -> str:
     return public_url("pages.room", code=code)
 
 
-def find(code: str) -> Room:
-    """The live room ``code`` names (as typed): 404 when there is none, 429 for an address
-    that has asked for too many that weren't there (app/web/limits.py)."""
-    limits().check("misses")
+def find(code: str, credential=None) -> Room:
+    """The live room ``code`` names (as typed): 404 when there is none, 429 for a client that
+    has asked for too many that weren't there (app/web/limits.py), unless its seat
+    ``credential`` (by default its ``X-Seat`` header) seats it in this room: it knows the code,
+    and its requests cost no counter."""
     read = read_code(code)
     room = rooms().get(read) if read else None
+    seat = credential or request.headers.get("X-Seat")
+    if room is None or not seat or rooms().color_of(room, seat) is None:
+        limits().check("misses")
     if room is None:
         limits().take("misses")
         raise NoRoom(say("no_room", code=(read or code)[:12]), (read or code)[:12])

@@ -139,8 +139,7 @@ def _answer(room: Room, since: int | None, status: int = 200, **extra):
     response = jsonify(body)
     response.status_code = status
     response.set_etag(room.tag(offline(room)))
-    response.cache_control.no_cache = True
-    response.cache_control.private = True
+    response.cache_control.no_store = True  # it carries the room's current link
     return response
 
 
@@ -193,7 +192,7 @@ def gone(code):
     Its next poll from a visible page brings it back. Answered 204, whatever the credential."""
     data = json_body()
     for _attempt in range(3):  # another request may write between our read and our write
-        room = find(code)
+        room = find(code, data.get("credential"))
         color = rooms().color_of(room, data.get("credential"))
         if color is None or room.members[color].gone is not None or \
                 rooms().gone(room, color, now()):
@@ -212,8 +211,7 @@ def read(code):
     if tag in request.if_none_match:
         response = current_app.response_class(status=304)
         response.set_etag(tag)
-        response.cache_control.no_cache = True
-        response.cache_control.private = True
+        response.cache_control.no_store = True
         return response
     return _answer(room, since)
 
@@ -279,8 +277,8 @@ def join(code):
     start of the host's turn. A phone already in the room (its credential, or the browser it
     joined from) keeps its seat. ``?since=N`` as for reading."""
     since = since_arg()
-    room = resolve(find(code))
     data = json_body()
+    room = resolve(find(code, data.get("credential")))
     played = Game.from_token(room.token, keys())
     i18n.use_table_lang(played.header.lang)
     mine = rooms().color_of(room, data.get("credential"))
@@ -363,8 +361,9 @@ def steps(code):
     phones sending the same turn, one wins. A re-roll left unclaimed past its window (and
     ``CLAIM_GRACE_SECONDS``) may be let go by anyone seated. ``?since=N`` as for reading."""
     since = since_arg()
-    room = resolve(find(code))  # a step after its time is refused: what was played for them stands
     data = json_body()
+    # a step after its time is refused: what was played for them stands
+    room = resolve(find(code, data.get("credential")))
     played = Game.from_token(room.token, keys())
     played.source = "room#" + room.code  # claim tickets: this room's, whatever its link
     i18n.use_table_lang(played.header.lang)
@@ -421,7 +420,7 @@ def start(code):
     since = since_arg()
     data = json_body()
     for _attempt in range(3):  # another request may write between our read and our write
-        room = find(code)
+        room = find(code, data.get("credential"))
         if room.started:
             return _answer(room, since)
         played = Game.from_token(room.token, keys())
@@ -462,7 +461,7 @@ def come_back(code):
     since = since_arg()
     data = json_body()
     for _attempt in range(3):  # another request may write between our read and our write
-        room = resolve(find(code))
+        room = resolve(find(code, data.get("credential")))
         played = Game.from_token(room.token, keys())
         i18n.use_table_lang(played.header.lang)
         color = rooms().color_of(room, data.get("credential"))
@@ -489,7 +488,7 @@ def speed(code):
         raise BadRequest(say("speed"))
     limits().take("speeds")
     for _attempt in range(3):  # another request may write between our read and our write
-        room = resolve(find(code))
+        room = resolve(find(code, data.get("credential")))
         if rooms().color_of(room, data.get("credential")) is None:
             raise NotYours(say("no_seat_here"))
         if room.speed == chosen:
@@ -506,7 +505,7 @@ def rematch(code):
     the same room, the same phones on the same seats, the medals carried over."""
     since = since_arg()
     data = json_body()
-    room = resolve(find(code))
+    room = resolve(find(code, data.get("credential")))
     played = Game.from_token(room.token, keys())
     i18n.use_table_lang(played.header.lang)
     if played.header.game != "ludo":
@@ -534,7 +533,7 @@ def leave(code):
     since = since_arg()
     data = json_body()
     for _attempt in range(3):  # another request may write between our read and our write
-        room = resolve(find(code))
+        room = resolve(find(code, data.get("credential")))
         color = rooms().color_of(room, data.get("credential"))
         if color is None:
             raise NotYours(say("no_seat_here"))
