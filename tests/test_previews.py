@@ -332,6 +332,23 @@ def test_the_image_is_kept_for_good_and_answers_304(client):
     assert fetch(client, url, FETCHERS["Telegram"]).data == first.data  # the same for everyone
 
 
+def test_drawing_is_bounded_and_past_the_bound_the_generic_image_comes_at_once(client):
+    """Drawing an image is counted per address and in all (PREVIEWS_PER_ADDRESS: 2 a minute
+    here): past it a new link previews as Boardpass, not to be kept, never after a wait; an
+    image already drawn is still answered, and another address may draw."""
+    client.application.config["PREVIEWS_PER_ADDRESS"] = "2 per minute"
+    played = after_turns(game_of("parcheesi", [("Ana", 0), ("Ben", 2)]), 2)
+    links = [played.token()] + [after_turns(played, n).token() for n in (1, 2)]
+    drawn = [fetch(client, f"/g/{token}/preview.png") for token in links]
+    generic = preview.generic_png()
+    assert [r.data == generic for r in drawn] == [False, False, True]
+    assert drawn[2].headers["Cache-Control"] == "no-store"  # the link's own may come later
+    assert fetch(client, f"/g/{links[0]}/preview.png").data == drawn[0].data  # kept: no drawing
+    other = client.get(f"/g/{links[2]}/preview.png", environ_base={"REMOTE_ADDR": "10.9.9.9"},
+                       headers={"User-Agent": FETCHERS["Slack"]})
+    assert other.status_code == 200 and other.data != generic
+
+
 def test_the_6_arm_board_s_image_stays_small():
     """Not a timing test (see python -m app bench previews): the size, for the 6-arm board."""
     finished = play_random("ludo", 6, "previews-size", 0, KEYS, table_options("ludo", 6))

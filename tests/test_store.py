@@ -157,3 +157,43 @@ def test_sqlite_keeps_a_few_connections_however_many_threads_come_and_go(tmp_pat
         thread.join()
     assert len(os.listdir("/proc/self/fd")) - before <= POOL * 3  # a database file, WAL, shm
     store.close()
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_a_sqlite_file_deleted_or_replaced_under_a_running_server_stops_every_play(tmp_path,
+                                                                                   how):
+    """The store's file deleted (or another put in its place) while the server runs: every
+    play is 503 (the game still shows, read from its link), and nothing is written where no reader would see it; the
+    link itself is not lost (it holds the game) and plays again once a server opens a store."""
+    import os
+
+    from app.keys import Keys
+    from app.web import create_app
+
+    path = tmp_path / "store.db"
+    app = create_app({"KEYS": Keys.for_tests("store"), "TESTING": True,
+                      "STORE_URL": f"sqlite:///{path}"})
+    client = app.test_client()
+    made = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": [
+        {"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]})
+    assert made.status_code == 201
+    token, seat = made.json["token"], made.json["turn"]
+    for name in ("store.db", "store.db-wal", "store.db-shm"):
+        if (tmp_path / name).exists():
+            os.remove(tmp_path / name)
+    if how == "replaced":
+        other = open_store(f"sqlite:///{path}")
+        other.add("someone-else", {}, 2 ** 40)
+        other.close()
+    moved = client.post(f"/api/games/{token}/moves", json={"seat": seat, "steps": ["roll"]})
+    assert moved.status_code == 503
+    assert client.post(f"/api/games/{token}/turn",
+                       json={"seat": seat, "steps": ["roll"]}).status_code == 503
+    assert (path.exists() and how == "replaced") or not path.exists()
+    if how == "replaced":
+        kept = open_store(f"sqlite:///{path}")
+        assert kept.get("someone-else") is not None and kept.get("game#x") is None
+        kept.close()
+    again = create_app({"KEYS": Keys.for_tests("store"), "TESTING": True,
+                        "STORE_URL": f"sqlite:///{path}"}).test_client()
+    assert again.get(f"/api/games/{token}").status_code == 200  # a restart: the link plays

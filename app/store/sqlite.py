@@ -4,11 +4,17 @@ Every operation is one statement, so it is atomic without holding a transaction 
 operation borrows a connection from a small pool and gives it back (a connection is used by one
 thread at a time; a server that starts a thread per request doesn't leave one open per thread).
 Expired entries are skipped by every read and write, and deleted now and then.
+
+The file this process opened is the store: if it is deleted or replaced under a running server
+(a cleanup job, a redeploy that swapped the folder), every operation fails with
+StoreUnavailable (503: plays are refused) rather than write on into a file no reader will see
+or start afresh with no memory of which links are old. A restart opens what is there.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import queue
 import sqlite3
 from pathlib import Path
@@ -35,6 +41,7 @@ class SQLiteStore(Store):
         self.path = Path(path)
         self._writes = 0
         self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
+        self._file: tuple[int, int] | None = None  # (device, inode) of the file opened first
 
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -43,10 +50,26 @@ class SQLiteStore(Store):
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute(_SCHEMA)
+        if self._file is None:
+            self._file = self._identity()
         return db
+
+    def _identity(self) -> tuple[int, int] | None:
+        try:
+            stat = os.stat(self.path)
+        except OSError:
+            return None
+        return stat.st_dev, stat.st_ino
+
+    def _check_file(self) -> None:
+        """StoreUnavailable when the file opened first is gone or another is in its place."""
+        if self._file is not None and self._identity() != self._file:
+            raise StoreUnavailable(f"SQLite store at {self.path}: the file this server opened "
+                                   "is gone or was replaced; restart to use what is there")
 
     def _run(self, sql: str, args) -> tuple:
         """Run one statement: (the rows it returned, how many rows it changed)."""
+        self._check_file()
         try:
             try:
                 db = self._idle.get_nowait()

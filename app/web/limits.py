@@ -1,6 +1,7 @@
 """Rate limits on what could be repeated to find or fill rooms: making a room, joining one, and
-asking for a room that doesn't exist; and on the one room change that moves no game on (the
-bots' speed), which a seated phone could otherwise write for ever.
+asking for a room that doesn't exist; on the one room change that moves no game on (the bots'
+speed), which a seated phone could otherwise write for ever; and on drawing link previews, the
+one answer to a GET that costs real CPU (app/web/preview_images.py).
 
 Counted in the store, in fixed windows (``limit#<scope>#<who>#<window>``, one atomic counter
 that expires with its window: ``Store.count``), so there is one count for the whole
@@ -37,6 +38,8 @@ DEFAULTS = {
     "ROOM_MISSES_PER_NETWORK": "100 per minute",
     "ROOM_MISSES_IN_ALL": "120 per minute",
     "ROOM_SPEEDS_PER_ADDRESS": "60 per hour",
+    "PREVIEWS_PER_ADDRESS": "10 per minute",
+    "PREVIEWS_IN_ALL": "60 per minute",
 }
 # Each scope's counters: (setting, whom it counts).
 SCOPES = {
@@ -45,6 +48,7 @@ SCOPES = {
     "misses": (("ROOM_MISSES_PER_ADDRESS", "address"), ("ROOM_MISSES_PER_NETWORK", "network"),
                ("ROOM_MISSES_IN_ALL", "all")),
     "speeds": (("ROOM_SPEEDS_PER_ADDRESS", "address"),),
+    "previews": (("PREVIEWS_PER_ADDRESS", "address"), ("PREVIEWS_IN_ALL", "all")),
 }
 SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 
@@ -74,10 +78,22 @@ class Limits:
 
     def take(self, scope: str) -> None:
         """Count one more ``scope`` for this client: 429 past any of its limits."""
+        ends = self._counted(scope)
+        if ends is not None:
+            self._refuse(ends, bookkeeping.store().clock())
+
+    def allows(self, scope: str) -> bool:
+        """Count one more ``scope`` for this client: whether it is within all its limits."""
+        return self._counted(scope) is None
+
+    def _counted(self, scope: str) -> float | None:
+        """Count one more ``scope``: None when every counter took it, else when the window
+        of the first one past its limit ends."""
         store = bookkeeping.store()
         for key, limit, ends in self._counters(scope, store.clock()):
             if not store.count(key, limit, ends):
-                self._refuse(ends, store.clock())
+                return ends
+        return None
 
     def check(self, scope: str) -> None:
         """429 if this client is past any of its ``scope`` limits, counting nothing."""

@@ -3,8 +3,10 @@ page's but a game's and a room's), a link's (``/g/<token>/preview.png``) and a r
 (``/r/<code>/preview.png``).
 
 A link never changes, so neither does its image: it is answered ``immutable`` with an ETag (a
-hash of the link and ``preview.RENDER_VERSION``), and kept in memory for the next fetcher. A
-link that can't be read previews as Boardpass, never as an error.
+hash of the link and ``preview.RENDER_VERSION``), and kept in the process's memory for the next
+fetcher (``IMAGES_KEPT``, the most recently asked). A link that can't be read previews as
+Boardpass, never as an error; so does a link asked past the limits on drawing
+(``PREVIEWS_PER_ADDRESS``, ``PREVIEWS_IN_ALL``: app/web/limits.py), at once.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from flask import Blueprint, current_app, request
 from app.link import LinkError
 from app.play import Game
 from app.web import preview
+from app.web.limits import limits
 from app.web.live_rooms import NoRoom, find
 
 bp = Blueprint("preview", __name__)
@@ -64,6 +67,8 @@ def _answer(token: str, cache_control: str):
             game = Game.from_token(token, current_app.config["KEYS"])
         except LinkError:
             return _generic()
+        if not limits().allows("previews"):  # drawing is the costly part: never a wait
+            return _generic(again=True)
         body = preview.render(game)
         with guard:
             kept[token] = body
@@ -72,10 +77,11 @@ def _answer(token: str, cache_control: str):
     return _png(body, etag, cache_control)
 
 
-def _generic():
-    """A link that can't be read previews as Boardpass, never as an error."""
+def _generic(again: bool = False):
+    """A link that can't be read previews as Boardpass, never as an error; so does one asked
+    past the limits on drawing (``again``: not to be kept, the link's own may come later)."""
     return _png(preview.generic_png(), f"generic-{preview.RENDER_VERSION}",
-                "public, max-age=86400")
+                "no-store" if again else "public, max-age=86400")
 
 
 @bp.get("/preview.png")
