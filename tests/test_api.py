@@ -49,6 +49,7 @@ def play_until_turn_over(client, view, pick: int = 0):
                                json={"seat": seat, "steps": steps})
         assert response.status_code == 200, response.json
         after = response.json
+        steps = list(after.get("turn_steps") or steps)  # with the rolls played for the player
         after["token"] = view["token"]
         if after["turn_over"]:
             return steps, after

@@ -42,7 +42,8 @@ def _app(tmp_path_factory):
                        # limits (tests/test_rooms.py) would turn them into 429s
                        "ROOMS_PER_ADDRESS": "100000 per hour",
                        "ROOM_JOINS_PER_ADDRESS": "100000 per hour",
-                       "ROOM_MISSES_PER_ADDRESS": "100000 per minute"})
+                       "ROOM_MISSES_PER_ADDRESS": "100000 per minute",
+                       "ROOM_MISSES_IN_ALL": "100000 per minute"})
 
 
 @pytest.fixture(scope="module")

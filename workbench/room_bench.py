@@ -177,11 +177,13 @@ def room_body(game: str, players: int, settings) -> dict:
 
 @dataclass
 class Phone:
-    """A phone in a room: what it polls with, and, for the room's player, every seat's
-    credential and the room as its last answer showed it."""
+    """A phone in a room: what it polls with (its seat's credential, as a seated phone's page
+    says who it is), and, for the room's player, every seat's credential and the room as its
+    last answer showed it."""
     code: str
     etag: str
     since: int
+    seat: str
     credentials: dict | None = None
     view: dict | None = None
     polls: list = field(default_factory=list)  # (status, ms)
@@ -202,7 +204,7 @@ def _open_room(port: int, game: str, players: int, settings) -> list[Phone]:
                                         {"credential": made["you"]["credential"]})
     assert status == 200, view
     etag = headers["ETag"]
-    phones = [Phone(code, etag, view["steps"]) for _ in range(players)]
+    phones = [Phone(code, etag, view["steps"], seat) for seat in credentials.values()]
     phones[0].credentials, phones[0].view = credentials, view
     return phones
 
@@ -210,7 +212,7 @@ def _open_room(port: int, game: str, players: int, settings) -> list[Phone]:
 def _poll(port: int, phone: Phone) -> None:
     status, headers, view, took = _request(
         port, "GET", f"/api/rooms/{phone.code}?since={phone.since}&lang=en",
-        headers={"If-None-Match": phone.etag})
+        headers={"If-None-Match": phone.etag, "X-Seat": phone.seat})
     phone.polls.append((status, took))
     if status == 200:
         _seen(phone, headers, view)
@@ -408,14 +410,14 @@ def in_process(polls: int = 2000) -> dict:
     joined = counted("start", lambda: client.post(f"/api/rooms/{code}/start",
                                                   json={"credential": made["you"]["credential"]}))
     view, etag = joined.json, joined.headers["ETag"]
+    seated = {"If-None-Match": etag, "X-Seat": made["you"]["credential"]}
     poll = EnvironBuilder(f"/api/rooms/{code}", query_string=f"since={view['steps']}&lang=en",
-                          headers={"If-None-Match": etag}).get_environ()
+                          headers=seated).get_environ()
     start = time.process_time()
     for _ in range(polls):
         b"".join(app(dict(poll), lambda *_: None))
     app_ms = (time.process_time() - start) * 1000 / polls
-    counted("unchanged_poll", lambda: client.get(f"/api/rooms/{code}",
-                                                 headers={"If-None-Match": etag}))
+    counted("unchanged_poll", lambda: client.get(f"/api/rooms/{code}", headers=seated))
     counted("step", lambda: client.post(f"/api/rooms/{code}/steps", json={
         "version": view["room"]["version"], "credential": credentials[view["turn"]],
         "steps": ["roll"]}))
