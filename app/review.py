@@ -167,7 +167,8 @@ class Analysts:
     needs). At most ``workers * (1 + waiting)`` requests are admitted at once (one at a time
     plus ``waiting`` with no workers); the next raises ``Busy`` at once, so waiting requests
     never pile up, never hold every thread of the server, and none waits long: each job is
-    bounded by its budget.
+    bounded by its budget. One client (``who``: its address) holds half the places at most
+    (``share``), so a burst from one never leaves another table without a place.
 
     Background jobs (``submit``: a turn's answers, worked out before anyone asks) wait in a
     backlog of ``workers * BACKLOG`` at most and go to the workers one per worker at a time,
@@ -177,7 +178,10 @@ class Analysts:
     def __init__(self, workers: int, waiting: int = WAITING):
         self.workers = workers
         self.places = max(1, workers) * (1 + waiting)
+        self.share = (self.places + 1) // 2
         self._admitted = threading.BoundedSemaphore(self.places)
+        self._held: dict[str, int] = {}  # places held, by client
+        self._holding = threading.Lock()  # guards _held with the places taken
         self._inline = threading.Lock()
         self._guard = threading.Lock()
         self._executor = None  # a ProcessPoolExecutor, made at the first job (not at start-up)
@@ -186,11 +190,17 @@ class Analysts:
         self._queued: dict[str, tuple] = {}  # by key, until done: (Future, job, args)
         self._feeders = 0
 
-    def run(self, job, *args, key: str | None = None):
+    def run(self, job, *args, key: str | None = None, who: str | None = None):
         """``job(*args)`` in a worker (or the background job for the same ``key``, when one is
-        queued and gives an answer); ``Busy`` when every place is taken."""
-        if not self._admitted.acquire(blocking=False):
-            raise Busy()
+        queued and gives an answer); ``Busy`` when every place is taken, or ``who`` holds its
+        share of them."""
+        with self._holding:
+            if who is not None and self._held.get(who, 0) >= self.share:
+                raise Busy()
+            if not self._admitted.acquire(blocking=False):
+                raise Busy()
+            if who is not None:
+                self._held[who] = self._held.get(who, 0) + 1
         try:
             if not self.workers:
                 with self._inline:
@@ -211,7 +221,12 @@ class Analysts:
                 future.cancel()
                 raise Busy() from None
         finally:
-            self._admitted.release()
+            with self._holding:
+                self._admitted.release()
+                if who is not None:
+                    self._held[who] -= 1
+                    if not self._held[who]:
+                        del self._held[who]
 
     def submit(self, key: str, job, *args) -> bool:
         """Queue ``job(*args)``, whose answer is kept under ``key``, in the background, and

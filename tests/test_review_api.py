@@ -155,6 +155,38 @@ def test_a_full_analysis_pool_answers_503_with_retry_after(fast, finished):
     assert fast.get(f"/api/games/{token}/review?step={step}").status_code == 200
 
 
+def test_one_client_holds_half_the_analysis_places_at_most():
+    """A burst from one address takes half the places; the next of its requests is Busy at
+    once, and another client still finds a place."""
+    import threading
+
+    pool = review.Analysts(0, waiting=3)  # four places, worked out one at a time
+    assert (pool.places, pool.share) == (4, 2)
+    release, started = threading.Event(), threading.Semaphore(0)
+
+    def slow():
+        started.release()
+        release.wait(10)
+        return "done"
+
+    answers = []
+    burst = [threading.Thread(target=lambda: answers.append(pool.run(slow, who="10.0.0.1")))
+             for _ in range(2)]
+    for thread in burst:
+        thread.start()
+    started.acquire(timeout=10)  # one is worked on, the other holds a place waiting
+    with pytest.raises(review.Busy):
+        pool.run(slow, who="10.0.0.1")  # a third from the same address
+    other = threading.Thread(target=lambda: answers.append(pool.run(lambda: "theirs",
+                                                                     who="10.0.0.2")))
+    other.start()
+    release.set()
+    for thread in burst + [other]:
+        thread.join(10)
+    assert sorted(answers) == ["done", "done", "theirs"]
+    assert pool._held == {}  # every place given back
+
+
 def test_analysis_runs_in_worker_processes_with_the_same_answers(fast, finished, tmp_path):
     token = finished.token()
     step = fast.get(f"/api/games/{token}").json["decisions"][-2][0]

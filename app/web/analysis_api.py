@@ -18,6 +18,7 @@ from app.play import Game, TurnError
 from app.store import StoreUnavailable
 from app.web import bookkeeping, bounded_json
 from app.web.parse import BadRequest, MovedOn, message
+from app.web.limits import client_address, counted_as
 from app.web.turns import keys, now
 from app.web.views import load, move_view
 
@@ -69,7 +70,8 @@ def _for_good(asked: answers.Question, played: Game, shape):
             except StoreUnavailable:
                 reachable = False
         try:
-            answer = pool.run(answers.work, asked, key=asked.key)
+            answer = pool.run(answers.work, asked, key=asked.key,
+                              who=counted_as(client_address(), 64))
         except review.Busy as busy:
             return _refused("Busy", review.BUSY, 503, busy.retry_after)
         if reachable:
