@@ -870,6 +870,34 @@ def test_a_ludo_player_one_run_out_turn_from_disqualification_is_told_on_their_p
     assert state(server, code)["seats"][me]["out"]
 
 
+def test_a_room_lost_with_its_store_loses_no_game(server, phone, tmp_path):
+    """The store is lost (a new empty one in its place, as after a deleted file and a restart):
+    the room is gone, but its phone kept the game's last link and goes on with it by link."""
+    made = post(server, "/api/rooms", {"game": "parcheesi", "me": 0, "players": [
+        {"name": "Ana", "color": "yellow"}, {"color": "red", "bot": "easy"}]}, 201)
+    code = made["room"]["code"]
+    post(server, f"/api/rooms/{code}/start", {"credential": made["you"]["credential"]})
+    ana = phone()
+    ana.goto(f"{server.url}/r/{code}#c={urllib.parse.quote(made['you']['credential'])}")
+    expect(ana.locator("#roll")).to_be_visible()
+    ana.monitor.allow(f"/api/rooms/{code}", 404)  # the room gone: its poll says so
+    token = state(server, code)["token"]
+    app = server.app
+    saved = app.config["STORE_URL"], app.extensions.pop("boardpass.store", None)
+    app.config["STORE_URL"] = f"sqlite:///{tmp_path}/new-store.db"
+    try:
+        go_on = ana.locator("#goon")
+        expect(go_on).to_have_text("Go on with the game", timeout=10_000)
+        assert go_on.get_attribute("href") == f"/g/{token}"
+        go_on.click()
+        expect(ana.locator("#roll")).to_be_visible()  # the link plays: nothing was lost
+    finally:
+        app.extensions.pop("boardpass.store", None)
+        app.config["STORE_URL"] = saved[0]
+        if saved[1] is not None:
+            app.extensions["boardpass.store"] = saved[1]
+
+
 # -- 10. leaving: the host passes, the last one closes the room --------------------------------------
 
 def test_the_host_leaves_another_phone_hosts_and_the_last_to_leave_closes_the_room(server, phone):

@@ -70,13 +70,14 @@ def say(key: str, **values):
 
 
 class NoRoom(ValueError):
-    """No live room by that code, or it is closed; ``typed``, the code as asked for."""
+    """No live room by that code (``code`` NoRoom), or it is closed (RoomClosed); ``typed``,
+    the code as asked for."""
 
     status = 404
 
-    def __init__(self, text, typed: str = ""):
+    def __init__(self, text, typed: str = "", code: str = "NoRoom"):
         super().__init__(text)
-        self.typed = typed
+        self.typed, self.code = typed, code
 
 
 def rooms() -> Rooms:
@@ -106,7 +107,7 @@ def find(code: str, credential=None) -> Room:
         limits().take("misses")
         raise NoRoom(say("no_room", code=(read or code)[:12]), (read or code)[:12])
     if room.closed:
-        raise NoRoom(say("closed", code=room.code), room.code)
+        raise NoRoom(say("closed", code=room.code), room.code, "RoomClosed")
     return room
 
 

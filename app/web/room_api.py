@@ -565,4 +565,4 @@ def stale(error):
 def no_room(error):
     # A preview fetcher gets Boardpass's own preview, not an error (docs/previews.md).
     status = 200 if fetched_for_preview() else 404
-    return error_answer(N_("No such room"), error.args[0], status, "NoRoom", typed=error.typed)
+    return error_answer(N_("No such room"), error.args[0], status, error.code, typed=error.typed)

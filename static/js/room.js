@@ -34,6 +34,9 @@ const ROOM = {
   sureToLeave: () => _("Leave the room? Your seat becomes free, and the game plays your turns "
     + "until someone takes it."),
   youLeft: () => _("You left the room."),
+  roomGone: () => _("The room is gone, but not the game: this phone kept its link. Go on with "
+    + "it by passing the link, or open it as a new room from there."),
+  goOn: () => _("Go on with the game"),
   rematch: () => _("Rematch"),
   wentOffline: (who) => _("%(who)s lost the connection", { who }),
   backOnline: (who) => _("%(who)s is back", { who }),
@@ -143,6 +146,29 @@ function sync(answer) {
   timeUpAsked = false;
 }
 
+// The room's current link, kept in this browser at every step: a game lives in its link, so a
+// room that is gone (expired, or its store lost) loses no game.
+const LINK_KEY = `boardpass:roomlink:${code}`;
+function keepLink(v) {
+  try { localStorage.setItem(LINK_KEY, v.token); } catch { /* full: this page keeps it */ }
+}
+
+// The room is gone: offer the game's last link this phone saw, to go on with.
+function offerLink() {
+  const token = (view && view.token) || localStorage.getItem(LINK_KEY);
+  if (!token || document.getElementById("goon")) return;
+  const note = document.createElement("p");
+  note.className = "notice";
+  note.textContent = ROOM.roomGone();
+  const go = document.createElement("a");
+  go.id = "goon";
+  go.className = "button primary";
+  go.href = `/g/${encodeURIComponent(token)}`;
+  go.textContent = ROOM.goOn();
+  note.append(" ", go);
+  $("status").after(note);
+}
+
 // What's new in the room, replayed from the last step this page drew, then drawn. This phone's
 // own move, hopping since the tap (`hopping`), isn't shown a second time.
 async function show(next) {
@@ -150,6 +176,7 @@ async function show(next) {
   sync(next);
   const known = view;
   view = next;
+  keepLink(next);
   if (known) comings(known, next);
   if (known && next.replay && next.replay.events.length && next.steps > known.steps) {
     await replay(next.replay, next, (step) => pills(next, step), true, ownHop);
@@ -221,7 +248,12 @@ async function poll() {
       $("status").classList.remove("error");
       if (!answer && !busy) render();  // the same room, and the clock moved: an abandoned re-roll?
     } catch (error) {
-      if (error.code === "NoRoom") { say(error.message, true); polling = false; return; }
+      if (error.code === "NoRoom" || error.code === "RoomClosed") {
+        say(error.message, true);
+        if (error.code === "NoRoom") offerLink();
+        polling = false;
+        return;
+      }
       say(error.retryAfter ? error.message : ROOM.offline(), true);
       wait = Math.max(wait, 1000 * (error.retryAfter || 0));
     }
@@ -592,10 +624,15 @@ async function start() {
       board = new Board($("board"), layout);
       useBoard(board);
       view = first;
+      keepLink(first);
       sync(first);
       break;
     } catch (error) {
-      if (error.code === "NoRoom") { say(error.message, true); return; }
+      if (error.code === "NoRoom" || error.code === "RoomClosed") {
+        say(error.message, true);
+        if (error.code === "NoRoom") offerLink();
+        return;
+      }
       say(error.retryAfter ? error.message : ROOM.offline(), true);
       await sleep(1000 * (error.retryAfter || 3));
     }
