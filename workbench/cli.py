@@ -42,14 +42,16 @@ def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, 
                                 "through a threaded server on 127.0.0.1 (workbench/room_bench.py)")
     ben.add_argument("what", nargs="?",
                      choices=["rooms", "previews", "review", "pills", "store", "texts",
-                              "guesses", "burst"],
+                              "guesses", "burst", "fair"],
                      help="rooms: the live rooms bench; store: the store's calls and time per "
                           "turn, through the API; texts: the texts a game of people by link "
                           "costs, turns with nothing to decide played for them or not; previews: drawing the link preview "
                           "images; review: a game's review ready after its last move, through "
                           "a threaded server (workbench/review_bench.py); guesses: room-code "
                           "guesses let through a minute by two Gunicorn workers "
-                          "(workbench/guess_bench.py); burst: a game page's time under a "
+                          "(workbench/guess_bench.py); fair: another table's chances during "
+                          "one client's burst of analysis requests (workbench/fair_bench.py); "
+                          "burst: a game page's time under a "
                           "burst of preview fetches (workbench/burst_bench.py); pills: a phone's "
                           "chance pills after a tap, in Chromium (workbench/pills_bench.py) "
                           "(without it: the engine's)")
@@ -217,6 +219,10 @@ def _bench(args):
         from workbench.burst_bench import burst_bench
 
         yield burst_bench(20.0 if args.seconds is None else args.seconds)
+    elif args.what == "fair":
+        from workbench.fair_bench import fair_bench
+
+        yield fair_bench(30.0 if args.seconds is None else args.seconds)
     elif args.what == "guesses":
         from workbench.guess_bench import guess_bench
 
