@@ -228,6 +228,13 @@ class Analysts:
                     if not self._held[who]:
                         del self._held[who]
 
+    def has_place(self, who: str | None = None) -> bool:
+        """Whether ``run`` would admit a request from ``who`` now (a look, nothing taken): a
+        request that would be Busy is refused before anything is counted for it."""
+        with self._holding:
+            return (who is None or self._held.get(who, 0) < self.share) and \
+                self._admitted._value > 0  # the places left (CPython's Semaphore keeps it)
+
     def submit(self, key: str, job, *args) -> bool:
         """Queue ``job(*args)``, whose answer is kept under ``key``, in the background, and
         don't wait for it: whether it was queued (not without workers, nor when it is queued

@@ -1,6 +1,7 @@
 """Chance to win and move review through the API: positions found in a link's game, a person's
 choices reviewed (never a bot's), answers that are the same for anyone and cached for good."""
 
+import time
 from dataclasses import replace
 
 import pytest
@@ -9,6 +10,7 @@ from app import link, review
 from workbench.games import play_random
 from app.keys import Keys
 from app.play import Game
+from app.web.bookkeeping import store
 
 KEYS = Keys.for_tests("review")
 
@@ -150,6 +152,9 @@ def test_a_full_analysis_pool_answers_503_with_retry_after(fast, finished):
             assert busy.status_code == 503 and busy.json["error"]["code"] == "Busy"
             assert busy.headers["Retry-After"] == str(review.RETRY_AFTER)
             assert busy.headers["Cache-Control"] == "no-store"
+        with fast.application.app_context():  # a refused request spent none of the game's
+            hour = int(time.time() // 3600)  # hourly analysis count
+            assert store().get(f"analysis#{finished.header.seed.hex()}#{hour}") is None
     finally:
         pool._admitted.release()
     assert fast.get(f"/api/games/{token}/review?step={step}").status_code == 200

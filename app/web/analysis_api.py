@@ -59,6 +59,9 @@ def _for_good(asked: answers.Question, played: Game, shape):
         answer, reachable = answers.kept(store, asked), True
     except StoreUnavailable:
         answer, reachable = None, False
+    who = counted_as(client_address(), 64)
+    if answer is None and not pool.queued(asked.key) and not pool.has_place(who):
+        return _refused("Busy", review.BUSY, 503, review.RETRY_AFTER)  # nothing counted
     if answer is None:
         if reachable and not pool.queued(asked.key):  # a queued one has been counted
             try:
@@ -70,8 +73,7 @@ def _for_good(asked: answers.Question, played: Game, shape):
             except StoreUnavailable:
                 reachable = False
         try:
-            answer = pool.run(answers.work, asked, key=asked.key,
-                              who=counted_as(client_address(), 64))
+            answer = pool.run(answers.work, asked, key=asked.key, who=who)
         except review.Busy as busy:
             return _refused("Busy", review.BUSY, 503, busy.retry_after)
         if reachable:
