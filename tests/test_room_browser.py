@@ -324,6 +324,18 @@ def ana_and_ben(server, phone, **room) -> tuple[str, dict, dict]:
     return code, pages, credentials
 
 
+def ana_and_a_bot(server, phone) -> tuple[str, object]:
+    """A started Parcheesi room of Ana (who made it) and an easy bot, Ana's page open on her
+    phone: the code and the page."""
+    made = post(server, "/api/rooms", {"game": "parcheesi", "me": 0, "players": [
+        {"name": "Ana", "color": "yellow"}, {"color": "red", "bot": "easy"}]}, 201)
+    code = made["room"]["code"]
+    post(server, f"/api/rooms/{code}/start", {"credential": made["you"]["credential"]})
+    ana = phone()
+    ana.goto(f"{server.url}/r/{code}#c={urllib.parse.quote(made['you']['credential'])}")
+    return code, ana
+
+
 # -- 1. three phones: make, join by code and by link, play live --------------------------------
 
 def test_three_phones_make_join_and_play_live(server, phone, latency):
@@ -713,12 +725,7 @@ def test_a_timer_runs_out_and_every_phone_sees_the_turn_played_for_the_player(se
 # -- 8. the bots' speed is the room's ------------------------------------------------------------
 
 def test_the_bots_speed_set_on_one_phone_is_every_phones(server, phone):
-    made = post(server, "/api/rooms", {"game": "parcheesi", "me": 0, "players": [
-        {"name": "Ana", "color": "yellow"}, {"color": "red", "bot": "easy"}]}, 201)
-    code = made["room"]["code"]
-    post(server, f"/api/rooms/{code}/start", {"credential": made["you"]["credential"]})
-    ana = phone()
-    ana.goto(f"{server.url}/r/{code}#c={urllib.parse.quote(made['you']['credential'])}")
+    code, ana = ana_and_a_bot(server, phone)
     watcher = phone()
     watcher.goto(f"{server.url}/r/{code}")
     expect(watcher.locator("#botspeed select")).to_have_value("normal")
@@ -873,12 +880,7 @@ def test_a_ludo_player_one_run_out_turn_from_disqualification_is_told_on_their_p
 def test_a_room_lost_with_its_store_loses_no_game(server, phone, tmp_path):
     """The store is lost (a new empty one in its place, as after a deleted file and a restart):
     the room is gone, but its phone kept the game's last link and goes on with it by link."""
-    made = post(server, "/api/rooms", {"game": "parcheesi", "me": 0, "players": [
-        {"name": "Ana", "color": "yellow"}, {"color": "red", "bot": "easy"}]}, 201)
-    code = made["room"]["code"]
-    post(server, f"/api/rooms/{code}/start", {"credential": made["you"]["credential"]})
-    ana = phone()
-    ana.goto(f"{server.url}/r/{code}#c={urllib.parse.quote(made['you']['credential'])}")
+    code, ana = ana_and_a_bot(server, phone)
     expect(ana.locator("#roll")).to_be_visible()
     ana.monitor.allow(f"/api/rooms/{code}", 404)  # the room gone: its poll says so
     token = state(server, code)["token"]

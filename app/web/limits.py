@@ -107,8 +107,8 @@ class Limits:
         """Each counter of ``scope`` this request falls under: (key, limit, window's end)."""
         address = client_address()
         for (limit, seconds), whom in self.items[scope]:
-            who = {"address": lambda: counted_as(address, 64), "all": lambda: "all",
-                   "network": lambda: counted_as(address, 48)}[whom]()
+            who = "all" if whom == "all" else \
+                counted_as(address, 64 if whom == "address" else 48)
             if who is None:
                 continue  # an IPv4 address has no network of its own to count
             window = int(now // seconds)

@@ -521,12 +521,12 @@ async function leaveRoom() {
   }
 }
 
-async function comeBack() {
+// A change this phone asks of the room ("I'm back", Start, a rematch): the room as it then is.
+async function change(url) {
   if (busy) return;
   busy = true;
   try {
-    const answer = await call(app.dataset.back + since(), { credential });
-    await show(answer);
+    await show(await call(url + since(), { credential }));
   } catch (error) {
     if (error.room) await show(error.room);
     say(error.message, true);
@@ -534,6 +534,8 @@ async function comeBack() {
     busy = false;
   }
 }
+
+const comeBack = () => change(app.dataset.back);
 
 // Who is in the room: each seat's color and name, and who is you, the host, a bot, to move.
 function showPeople(v, seat) {
@@ -648,32 +650,12 @@ $("roll").addEventListener("click", roll);
 soundSwitch($("sound"));
 $("leave").addEventListener("click", leaveRoom);
 $("rematch").addEventListener("click", async () => {
-  if (busy) return;
-  busy = true;
-  try {
-    await show(await call(app.dataset.rematch + since(), { credential }));
-  } catch (error) {
-    if (error.room) await show(error.room);
-    say(error.message, true);
-  } finally {
-    busy = false;
-  }
+  await change(app.dataset.rematch);
   clearTimeout(next);
   next = setTimeout(poll, POLL_VISIBLE);
 });
 $("join").addEventListener("submit", join);
-$("start").addEventListener("click", async () => {
-  if (busy) return;
-  busy = true;
-  try {
-    await show(await call(app.dataset.start + since(), { credential }));
-  } catch (error) {
-    if (error.room) await show(error.room);
-    say(error.message, true);
-  } finally {
-    busy = false;
-  }
-});
+$("start").addEventListener("click", () => change(app.dataset.start));
 // The bots' speed is the room's: every phone shows it, anyone seated changes it for all.
 const speed = document.querySelector("#botspeed select");
 useSpeed(() => (view ? view.room.speed : "normal"));

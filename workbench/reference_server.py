@@ -1,0 +1,95 @@
+"""The reference server the attack benches run against (guess_bench, burst_bench, fair_bench):
+Gunicorn on 127.0.0.1 with ``WORKERS`` worker processes of 4 threads sharing one new SQLite
+store, the app's default limits, and one trusted proxy (``PROXY_HOPS=1``), so that each client
+of a bench is told apart by the address it sends in X-Forwarded-For.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+
+WORKERS = 2
+
+
+def serve(store_url: str, port: int) -> None:
+    """The server's process (it ends with SIGTERM, as Gunicorn does)."""
+    from gunicorn.app.base import BaseApplication
+
+    from app.keys import Keys
+    from workbench.measure import bench_app
+
+    class Server(BaseApplication):
+        def load_config(self):
+            for name, value in {"bind": f"127.0.0.1:{port}", "workers": WORKERS,
+                                "worker_class": "gthread", "threads": 4, "loglevel": "warning",
+                                "accesslog": None}.items():
+                self.cfg.set(name, value)
+
+        def load(self):
+            return bench_app(Keys.for_tests("reference"), store_url, PROXY_HOPS=1)
+
+    Server().run()
+
+
+@contextmanager
+def reference_server():
+    """The server, started and answering: yields its port; stopped afterwards."""
+    with tempfile.TemporaryDirectory() as folder, socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        probe.close()
+        server = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from workbench.reference_server import serve; "
+             "serve(sys.argv[1], int(sys.argv[2]))", f"sqlite:///{folder}/store.db", str(port)])
+        try:
+            _wait_for(port, server)
+            yield port
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait(10)
+
+
+def _wait_for(port: int, server) -> None:
+    for _ in range(200):
+        if server.poll() is not None:
+            raise RuntimeError("the server didn't start")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                time.sleep(0.5)  # the other workers' boot
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("the server didn't answer")
+
+
+def ask(port: int, path: str, address: str, body=None) -> tuple[int, bytes, float]:
+    """One request from the client at ``address`` (a GET, or a POST of ``body`` as JSON), on
+    a connection of its own: status, body, wall-clock milliseconds."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    start = time.perf_counter()
+    try:
+        headers = {"X-Forwarded-For": address}
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        connection.request("POST" if body is not None else "GET", path,
+                           json.dumps(body) if body is not None else None, headers)
+        response = connection.getresponse()
+        return response.status, response.read(), (time.perf_counter() - start) * 1000
+    finally:
+        connection.close()
+
+
+def new_games(port: int, count: int, address: str, players: list) -> list[str]:
+    """``count`` new Parcheesi games of ``players``, made by the client at ``address``: their
+    links."""
+    return [json.loads(ask(port, "/api/games", address,
+                           {"game": "parcheesi", "players": players})[1])["token"]
+            for _ in range(count)]
