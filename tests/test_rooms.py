@@ -314,6 +314,37 @@ def test_a_step_against_an_older_version_is_refused_with_the_room_as_it_is(clien
     assert stale["room"]["steps"] == moved["steps"]
 
 
+def polled_in_between(monkeypatch) -> list:
+    """A phone's poll marks it seen between a request's read of the room and its
+    write, once: the write then finds the room changed. Returns the writes tried."""
+    from app.rooms import Rooms
+    original, tried = Rooms.write, []
+
+    def write(self, room, now, **changes):
+        if not tried:
+            self.seen(self.get(room.code), min(room.members), now, room.due)
+        tried.append(room.rev)
+        return original(self, room, now, **changes)
+
+    monkeypatch.setattr(Rooms, "write", write)
+    return tried
+
+
+def test_a_step_sent_as_another_phone_is_seen_plays_the_first_time(client, monkeypatch):
+    view, credentials = seated(client)
+    tried = polled_in_between(monkeypatch)
+    played = step(client, view, credentials[view["turn"]], ["roll"])
+    assert played["steps"] == view["steps"] + 1 and played["last_roll"]
+    assert len(tried) == 2  # lost to the poll's write, then played on the room as it is
+
+
+def test_a_join_as_another_phone_is_seen_takes_its_seat_the_first_time(client, monkeypatch):
+    made = make_room(client, PLAYERS[:2])
+    polled_in_between(monkeypatch)
+    joined = join(client, made["room"]["code"], name="Ben", color="red")
+    assert [s["name"] for s in joined["seats"]] == ["Ana", "Ben"]
+
+
 def test_of_six_phones_sending_the_same_step_at_once_exactly_one_wins(app):
     clients = [app.test_client() for _ in range(6)]
     view, credentials = seated(clients[0])

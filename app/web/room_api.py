@@ -278,41 +278,43 @@ def join(code):
     joined from) keeps its seat. ``?since=N`` as for reading."""
     since = since_arg()
     data = json_body()
-    room = resolve(find(code, data.get("credential")))
-    played = Game.from_token(room.token, keys())
-    i18n.use_table_lang(played.header.lang)
-    mine = rooms().color_of(room, data.get("credential"))
-    if mine is None:
-        mine = room.color_by(device_digest())
-    if mine is not None:
-        return _joined(room, mine, since)
-    limits().take("joins")
-    name, color = data.get("name") or "", data.get("color")
-    if not isinstance(name, str):
-        raise BadRequest(message("name_text"))
-    names = played.rules.board.color_names
-    if color is not None and color not in names:
-        raise BadRequest(message("choose_color", colors=", ".join(names)))
-    seats = played.header.seats
-    state = room_state(room, played)
-    free = [seats[i].color for i in state["free"]]
-    wanted = names.index(color) if color is not None else (free or [None])[0]
-    if wanted is None and state["new_colors"]:
-        wanted = names.index(state["new_colors"][0])
-    if wanted is None:
-        raise TableFull(say("no_free_seat", code=room.code))
-    name = clean_name(name)
-    if len(name) > MAX_NAME:
-        raise BadRequest(Text("A name has at most %(n)s characters.", n=MAX_NAME))
-    joined = _renamed(played, wanted, name) if wanted in free else \
-        _seated(played, wanted, name, room)
-    seated = room.joined(wanted, now(), device_digest())
-    waits = room.due if room.due is not None or not room.started else \
-        due(joined, len(joined.match.steps), seated)
-    written = rooms().write(seated, now(), token=joined.token(), due=waits)
-    if written is None:
-        raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
-    return _joined(written, wanted, since)
+    for attempt in range(3):  # a poll marking a phone seen may write between our read and write
+        room = resolve(find(code, data.get("credential")))
+        played = Game.from_token(room.token, keys())
+        i18n.use_table_lang(played.header.lang)
+        mine = rooms().color_of(room, data.get("credential"))
+        if mine is None:
+            mine = room.color_by(device_digest())
+        if mine is not None:
+            return _joined(room, mine, since)
+        if attempt == 0:
+            limits().take("joins")
+        name, color = data.get("name") or "", data.get("color")
+        if not isinstance(name, str):
+            raise BadRequest(message("name_text"))
+        names = played.rules.board.color_names
+        if color is not None and color not in names:
+            raise BadRequest(message("choose_color", colors=", ".join(names)))
+        seats = played.header.seats
+        state = room_state(room, played)
+        free = [seats[i].color for i in state["free"]]
+        wanted = names.index(color) if color is not None else (free or [None])[0]
+        if wanted is None and state["new_colors"]:
+            wanted = names.index(state["new_colors"][0])
+        if wanted is None:
+            raise TableFull(say("no_free_seat", code=room.code))
+        name = clean_name(name)
+        if len(name) > MAX_NAME:
+            raise BadRequest(Text("A name has at most %(n)s characters.", n=MAX_NAME))
+        joined = _renamed(played, wanted, name) if wanted in free else \
+            _seated(played, wanted, name, room)
+        seated = room.joined(wanted, now(), device_digest())
+        waits = room.due if room.due is not None or not room.started else \
+            due(joined, len(joined.match.steps), seated)
+        written = rooms().write(seated, now(), token=joined.token(), due=waits)
+        if written:
+            return _joined(written, wanted, since)
+    raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
 
 
 def _renamed(played: Game, color: int, name: str) -> Game:
@@ -362,30 +364,35 @@ def steps(code):
     ``CLAIM_GRACE_SECONDS``) may be let go by anyone seated. ``?since=N`` as for reading."""
     since = since_arg()
     data = json_body()
-    # a step after its time is refused: what was played for them stands
-    room = resolve(find(code, data.get("credential")))
-    played = Game.from_token(room.token, keys())
-    played.source = "room#" + room.code  # claim tickets: this room's, whatever its link
-    i18n.use_table_lang(played.header.lang)
     version, moves = data.get("version"), data.get("steps")
     if type(version) is not int:
         raise BadRequest(say("stale"))
     if not isinstance(moves, list) or not 1 <= len(moves) <= 4:
         raise BadRequest(message("steps"))
-    color = rooms().color_of(room, data.get("credential"))
-    if version != room.rev:
-        raise Stale(say("stale"), room_view(room, since))
-    if played.over:
-        raise TurnError(message("game_over"))
-    if not room.started:
-        raise TurnError(say("not_started", name=_host_name(room, played)))
-    _check_mover(room, played, color, moves)
-    seat, start = played.match.turn, len(played.match.steps)
-    if played.play_turn(seat, moves, now=now()):
-        played.play_bots()
-        play_on(played, room)
-    written = rooms().write(room, now(), token=played.token(), due=due(played, start, room))
-    if written is None:
+    # Another phone's poll marking it seen may write between our read and our write: that is
+    # no new version, so the step is played again on the room as it is then.
+    for _attempt in range(3):
+        # a step after its time is refused: what was played for them stands
+        room = resolve(find(code, data.get("credential")))
+        played = Game.from_token(room.token, keys())
+        played.source = "room#" + room.code  # claim tickets: this room's, whatever its link
+        i18n.use_table_lang(played.header.lang)
+        color = rooms().color_of(room, data.get("credential"))
+        if version != room.rev:
+            raise Stale(say("stale"), room_view(room, since))
+        if played.over:
+            raise TurnError(message("game_over"))
+        if not room.started:
+            raise TurnError(say("not_started", name=_host_name(room, played)))
+        _check_mover(room, played, color, moves)
+        seat, start = played.match.turn, len(played.match.steps)
+        if played.play_turn(seat, moves, now=now()):
+            played.play_bots()
+            play_on(played, room)
+        written = rooms().write(room, now(), token=played.token(), due=due(played, start, room))
+        if written:
+            break
+    else:
         raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
     extra = {}
     if played.match.phase == CLAIM and played.match.turn == seat:
