@@ -1,9 +1,10 @@
-"""The server's secrets: link signing keys, the dice key and the phone encryption key.
+"""The server's secrets: link signing keys, the dice key, the phone encryption key and the
+Web Push (VAPID) key.
 
 Signing keys may rotate (sign with the newest, verify with any). The dice key never rotates: every
 game's dice derive from it, so changing it would change every game in flight. With no
 configuration the app runs on development keys kept in ``instance/dev-keys.json`` so local links
-survive restarts.
+survive restarts (and so do the browsers' push subscriptions, made for its VAPID key).
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ class Keys:
     signing: tuple[bytes, ...] = field(repr=False)  # oldest first; the last one signs
     dice: bytes = field(repr=False)
     phone: bytes = field(repr=False)  # AES-SIV key: 32, 48 or 64 bytes
+    # The VAPID key that signs Web Push requests (app/push.py): the P-256 private key's 32 bytes,
+    # base64url; empty: no notifications.
+    vapid: str = field(default="", repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "signing", tuple(self.signing))
@@ -49,23 +53,28 @@ class Keys:
     def from_env(
         cls, environ: Mapping[str, str] = os.environ, instance_dir: str | Path | None = None
     ) -> Keys:
-        """Read SIGNING_KEYS (comma-separated, newest last), DICE_KEY and optional PHONE_KEY.
+        """Read SIGNING_KEYS (comma-separated, newest last), DICE_KEY, optional PHONE_KEY and
+        optional VAPID_PRIVATE_KEY.
 
-        A missing SIGNING_KEYS or DICE_KEY falls back to the development keys. PHONE_KEY, when
-        given, is key material of any length (like DICE_KEY when it is not), so it goes through
-        the same derivation to fit AES-SIV.
+        A missing SIGNING_KEYS or DICE_KEY falls back to the development keys, which include a
+        VAPID key. PHONE_KEY, when given, is key material of any length (like DICE_KEY when it
+        is not), so it goes through the same derivation to fit AES-SIV. A deployment (its
+        signing and dice keys set) without VAPID_PRIVATE_KEY sends no notifications.
         """
         signing = [k.strip() for k in environ.get("SIGNING_KEYS", "").split(",") if k.strip()]
         dice = environ.get("DICE_KEY", "").strip()
+        vapid = environ.get("VAPID_PRIVATE_KEY", "").strip()
         if not signing or not dice:
             dev = _dev_keys(Path(instance_dir) if instance_dir else _DEFAULT_INSTANCE)
             signing = signing or [dev["signing"]]
             dice = dice or dev["dice"]
+            vapid = vapid or dev.get("vapid", "")
         phone = environ.get("PHONE_KEY", "").strip() or dice
         return cls(
             signing=tuple(k.encode() for k in signing),
             dice=dice.encode(),
             phone=_phone_key(phone.encode()),
+            vapid=vapid,
         )
 
     @classmethod
@@ -75,11 +84,13 @@ class Keys:
             return hashlib.sha256(f"boardpass/test-keys/{label}/{purpose}".encode()).digest()
 
         dice = derive("dice")
-        return cls(signing=(derive("signing"),), dice=dice, phone=_phone_key(dice))
+        return cls(signing=(derive("signing"),), dice=dice, phone=_phone_key(dice),
+                   vapid=_b64(_p256_scalar(derive("vapid"))))
 
 
 def _dev_keys(instance_dir: Path) -> dict[str, str]:
-    """Development keys stored in the instance folder, or ephemeral ones if it can't be used."""
+    """Development keys stored in the instance folder, or ephemeral ones if it can't be used.
+    A file written before the VAPID key existed gets one added."""
     path = instance_dir / "dev-keys.json"
     try:
         if not path.exists():
@@ -88,6 +99,10 @@ def _dev_keys(instance_dir: Path) -> dict[str, str]:
         keys = {name: stored.get(name) for name in ("signing", "dice")}
         if not all(isinstance(key, str) and key for key in keys.values()):
             raise ValueError("expected non-empty 'signing' and 'dice' strings")
+        if not isinstance(stored.get("vapid"), str) or not stored["vapid"]:
+            stored["vapid"] = _new_vapid_key()
+            _replace_dev_keys(path, stored)
+        keys["vapid"] = stored["vapid"]
         return keys
     except (OSError, ValueError, AttributeError) as exc:
         warnings.warn(
@@ -100,7 +115,40 @@ def _dev_keys(instance_dir: Path) -> dict[str, str]:
 
 
 def _new_dev_keys() -> dict[str, str]:
-    return {"signing": secrets.token_urlsafe(32), "dice": secrets.token_urlsafe(32)}
+    return {"signing": secrets.token_urlsafe(32), "dice": secrets.token_urlsafe(32),
+            "vapid": _new_vapid_key()}
+
+
+# The order of P-256's group: a private key is a number from 1 to N - 1.
+_P256_N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+
+
+def _p256_scalar(material: bytes) -> bytes:
+    """A valid P-256 private key (32 bytes, big-endian) from 32 bytes of key material."""
+    return (int.from_bytes(material, "big") % (_P256_N - 1) + 1).to_bytes(32, "big")
+
+
+def _b64(data: bytes) -> str:
+    import base64
+
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _new_vapid_key() -> str:
+    """A new VAPID private key, as VAPID_PRIVATE_KEY takes it (``python -m app vapid-key``
+    prints one for a deployment)."""
+    return _b64(_p256_scalar(secrets.token_bytes(32)))
+
+
+def _replace_dev_keys(path: Path, keys: dict) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".dev-keys-")  # mode 0600
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(keys, f)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def _create_dev_keys(path: Path) -> None:

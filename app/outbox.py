@@ -12,13 +12,17 @@ WhatsApp buttons). WhatsApp messages (for the players who chose them) count as t
 A text is counted before it is sent, so a refusal further down the list, or Twilio failing,
 still counts: the limits err on the side of texting less. Numbers are kept in the store only as
 keyed digests.
+
+Notifications (Web Push, ``app/push.py``) follow the same rules with counters of their own
+(``pushes#...``; a push costs nothing, so it never uses up a text): once per step and phone,
+the same caps per phone (its subscription's endpoint, as a keyed digest) and per deployment.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app import sms
 from app.engine.text import N_
@@ -63,22 +67,52 @@ class Outbox:
         refusal = sms.refused(phone, countries)
         if refusal:
             return refusal
-        who, now = self._number(phone), self.store.clock()
-        if not self.store.add(f"text#{seed.hex()}#{step}#{who}", {}, now + ONCE_DAYS * DAY):
+        refused = self._counted("text", seed, step, self._number(phone))
+        if refused:
+            return refused
+        return sms.deliver(phone, body, countries=countries, whatsapp=whatsapp, lang=lang)
+
+    def push(self, seed: bytes, step: int, who: str, send) -> sms.Delivery:
+        """Send a notification for step ``step`` of the game ``seed`` to the phone ``who`` (its
+        subscription's digest) by calling ``send()`` (an ``app.push.Pushed``), unless a rule
+        above says no. ``Delivery("sent" | "gone" | "failed" | "already-sent" | "limited",
+        channel="push")``. Raises ``StoreUnavailable`` before anything is sent when the store
+        can't count."""
+        refused = self._counted("push", seed, step, who)
+        if refused:
+            return replace(refused, channel="push")
+        pushed = send()
+        error = None if pushed.status != "failed" else \
+            N_("The notification didn't go out. Send the link yourself.")
+        return sms.Delivery(pushed.status, error=error, channel="push")
+
+    def _counted(self, kind: str, seed: bytes, step: int, who: str) -> sms.Delivery | None:
+        """Count one ``kind`` ("text" or "push") to ``who`` for this step: None when every
+        rule lets it go, else the ``Delivery`` that says why not."""
+        now = self.store.clock()
+        if not self.store.add(f"{kind}#{seed.hex()}#{step}#{who}", {}, now + ONCE_DAYS * DAY):
             return sms.Delivery("already-sent")
         hour, day = int(now // HOUR), int(now // DAY)
-        if not self.store.count(f"texts#{who}#{hour}", self.limits.per_number_hour,
+        counters = f"{kind}es" if kind == "push" else f"{kind}s"
+        texts = kind == "text"
+        if not self.store.count(f"{counters}#{who}#{hour}", self.limits.per_number_hour,
                                 (hour + 2) * HOUR):
-            return sms.Delivery("limited", error=N_("This number has had all the texts we send "
-                                                    "it in an hour. Send the link yourself."))
-        if not self.store.count(f"texts#{who}#day{day}", self.limits.per_number_day,
+            return sms.Delivery("limited", error=N_(
+                "This number has had all the texts we send it in an hour. Send the link "
+                "yourself.") if texts else N_("This phone has had all the notifications we "
+                                              "send it in an hour. Send the link yourself."))
+        if not self.store.count(f"{counters}#{who}#day{day}", self.limits.per_number_day,
                                 (day + 2) * DAY):
-            return sms.Delivery("limited", error=N_("This number has had all the texts we send "
-                                                    "it in a day. Send the link yourself."))
-        if not self.store.count(f"texts#all#{day}", self.limits.per_day, (day + 2) * DAY):
-            return sms.Delivery("limited", error=N_("We have sent all the texts we send in a "
-                                                    "day. Send the link yourself."))
-        return sms.deliver(phone, body, countries=countries, whatsapp=whatsapp, lang=lang)
+            return sms.Delivery("limited", error=N_(
+                "This number has had all the texts we send it in a day. Send the link "
+                "yourself.") if texts else N_("This phone has had all the notifications we "
+                                              "send it in a day. Send the link yourself."))
+        if not self.store.count(f"{counters}#all#{day}", self.limits.per_day, (day + 2) * DAY):
+            return sms.Delivery("limited", error=N_(
+                "We have sent all the texts we send in a day. Send the link yourself.")
+                if texts else N_("We have sent all the notifications we send in a day. Send "
+                                 "the link yourself."))
+        return None
 
     def _number(self, phone: str) -> str:
         """A keyed digest of the number: the store never holds the number itself."""

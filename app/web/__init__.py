@@ -1,5 +1,5 @@
 """The web app: an application factory with blueprints for the pages people see, the link
-previews, the icons and the JSON API (api.py lists the API's).
+previews, the icons and service worker, and the JSON API (api.py lists the API's).
 
 Every handler decodes the link, replays it and answers; the game is never stored. What the
 store keeps about links (``app/web/bookkeeping.py``) makes texts, older links and deadlines safe.
@@ -41,6 +41,11 @@ def create_app(config: dict | None = None) -> Flask:
         # API Gateway's source IP on Lambda (docs/deploy.md).
         PROXY_HOPS=int(os.environ.get("PROXY_HOPS") or 0),
         SOURCE_IP_HEADER=os.environ.get("SOURCE_IP_HEADER", ""),
+        # Web Push (app/push.py): the contact push services may write to about our VAPID key
+        # (mailto: or https:; PUBLIC_URL when unset), and, for tests only, push services on
+        # 127.0.0.1 over plain http.
+        VAPID_SUBJECT=os.environ.get("VAPID_SUBJECT", ""),
+        PUSH_LOCAL=False,
     )
     from app.web import limits
 
@@ -57,12 +62,13 @@ def create_app(config: dict | None = None) -> Flask:
     _languages(app)
 
     from app.web import (analysis_api, api, bookkeeping, game_api, icons, pages,
-                         preview_images, room_api, seat_api)
+                         preview_images, push_api, room_api, seat_api)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(preview_images.bp)
     app.register_blueprint(icons.bp)
-    for blueprint in (api.bp, game_api.bp, seat_api.bp, analysis_api.bp, room_api.bp):
+    for blueprint in (api.bp, game_api.bp, seat_api.bp, analysis_api.bp, room_api.bp,
+                      push_api.bp):
         app.register_blueprint(blueprint, url_prefix="/api")
     app.after_request(bookkeeping.give_device)
 

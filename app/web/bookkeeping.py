@@ -1,5 +1,6 @@
 """The store as the web handlers use it: opened once per process on first use (Lambda's cold
-start pays for boto3 only when a request needs it), the ledger and outbox on it, and the
+start pays for boto3 only when a request needs it), the ledger, outbox and push subscriptions
+on it, and the
 browser's ``device`` cookie, which tells the browser that made a link from the one it reaches.
 
 The ledger's one rule for the handlers is here too: only a game's newest link plays. A link's
@@ -50,6 +51,25 @@ def ledger() -> Ledger:
 def outbox() -> Outbox:
     config = current_app.config
     return Outbox(store(), config["KEYS"].phone, Limits.from_config(config))
+
+
+def subscriptions():
+    """The players' push subscriptions in the store (``app/push.py``)."""
+    from app.push import Subscriptions
+
+    return Subscriptions(store(), current_app.config["KEYS"].phone)
+
+
+def pusher():
+    """What sends notifications, with the deployment's VAPID key; None without one."""
+    config = current_app.config
+    if not config["KEYS"].vapid:
+        return None
+    from app.push import Pusher
+
+    subject = config.get("VAPID_SUBJECT") or config.get("PUBLIC_URL") or \
+        "mailto:boardpass@example.invalid"
+    return Pusher(config["KEYS"].vapid, subject, local=bool(config.get("PUSH_LOCAL")))
 
 
 def device() -> str | None:

@@ -149,7 +149,7 @@ def finish(token):
     # Back to the same player (the others are bots): nobody to text.
     again = not played.over and played.match.turn == data["seat"]
     body["message"] = send_link(played, mover, url, deliver=not again and may_text(played, known),
-                                since=start)
+                                since=start, notify=not again)
     fill_deadline(body, played, arrived_by_text(made, body["message"]))
     return analyse_ahead(jsonify(body), played, standing.step)
 
@@ -195,7 +195,8 @@ def absent(token):
                      next_token)
     back = not played.over and played.match.turn == seat  # the others were bots
     # Back to the absent player (the others are bots): their own text below says so.
-    body["message"] = send_link(played, name, url, deliver=not back and may_text(played, known))
+    body["message"] = send_link(played, name, url, deliver=not back and may_text(played, known),
+                                notify=not back)
     arrived = arrived_by_text(made, body["message"])
     absent_phone = played.header.seats[seat].phone
     texted = None

@@ -1,5 +1,7 @@
-"""Boardpass's icon and web app manifest: the browser tab's favicon, the home-screen icon, and
-what "Add to home screen" installs.
+"""Boardpass's icon, web app manifest and service worker: the browser tab's favicon, the
+home-screen icon, what "Add to home screen" installs, and the worker that shows a player's
+"your turn" notifications (``static/sw.js``, served at ``/sw.js`` so that its scope is the whole
+site).
 
 The icon is drawn here with Pillow (already used for link previews) rather than kept as image
 files: one drawing at every size, a board's four colored pawns on the header's navy, never out
@@ -11,10 +13,11 @@ from __future__ import annotations
 import io
 from functools import cache
 
-from flask import Blueprint, Response, jsonify, url_for
+from flask import Blueprint, Response, jsonify, send_from_directory, url_for
 
 from app import i18n
 from app.engine.text import N_
+from app.web import ROOT
 from app.web.layout import FILLS
 
 bp = Blueprint("icons", __name__)
@@ -96,4 +99,16 @@ def manifest():
     response.mimetype = "application/manifest+json"
     response.cache_control.public = True
     response.cache_control.max_age = DAY
+    return response
+
+
+@bp.get("/sw.js")
+def service_worker():
+    """The service worker, from the site's root: its scope is every page. Checked for a newer
+    version at every registration (no-cache), under the site's Content Security Policy."""
+    response = send_from_directory(ROOT / "static", "sw.js", mimetype="text/javascript",
+                                   max_age=0)
+    response.headers["Service-Worker-Allowed"] = "/"
+    response.cache_control.no_cache = True
+    response.cache_control.public = False
     return response

@@ -1,7 +1,8 @@
 """Rate limits on what could be repeated to find or fill rooms: making a room, joining one, and
 asking for a room that doesn't exist; on the one room change that moves no game on (the bots'
-speed), which a seated phone could otherwise write for ever; and on drawing link previews, the
-one answer to a GET that costs real CPU (app/web/preview_images.py).
+speed), which a seated phone could otherwise write for ever; on drawing link previews, the
+one answer to a GET that costs real CPU (app/web/preview_images.py); and on switching a
+seat's notifications on or off (app/web/push_api.py), each a write to the store.
 
 Counted in the store, in fixed windows (``limit#<scope>#<who>#<window>``, one atomic counter
 that expires with its window: ``Store.count``), so there is one count for the whole
@@ -40,6 +41,7 @@ DEFAULTS = {
     "ROOM_SPEEDS_PER_ADDRESS": "60 per hour",
     "PREVIEWS_PER_ADDRESS": "10 per minute",
     "PREVIEWS_IN_ALL": "60 per minute",
+    "PUSH_CHANGES_PER_ADDRESS": "30 per hour",
 }
 # Each scope's counters: (setting, whom it counts).
 SCOPES = {
@@ -49,6 +51,7 @@ SCOPES = {
                ("ROOM_MISSES_IN_ALL", "all")),
     "speeds": (("ROOM_SPEEDS_PER_ADDRESS", "address"),),
     "previews": (("PREVIEWS_PER_ADDRESS", "address"), ("PREVIEWS_IN_ALL", "all")),
+    "push": (("PUSH_CHANGES_PER_ADDRESS", "address"),),  # notifications on or off (push_api)
 }
 SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 

@@ -269,7 +269,18 @@ def game(token):
                            colors=[i18n.translate(name, lang)
                                    for name in played.rules.board.color_names],
                            bot_tags=[_bot_tag(seat, played.header.lang, lang)
-                                     for seat in played.header.seats])
+                                     for seat in played.header.seats],
+                           push_key=_push_key())
+
+
+def _push_key() -> str | None:
+    """The VAPID public key the page subscribes with (None: no notifications offered)."""
+    vapid = current_app.config["KEYS"].vapid
+    if not vapid:
+        return None
+    from app.push import public_key
+
+    return public_key(vapid)
 
 
 def _bot_tag(seat, table: str, lang: str) -> str | None:

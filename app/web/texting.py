@@ -2,6 +2,10 @@
 the game and recipient, within its limits: app/outbox.py), by SMS or, for a player who chose it,
 WhatsApp; or, where the server doesn't text, the words and the links (sms:, WhatsApp) that send
 it by hand. Every answer that makes a link says which (its ``message``).
+
+A player who asked for notifications on their phone (``app/push.py``) gets one first; the text
+or WhatsApp then goes only if the push service says the subscription is gone (404, 410: it is
+forgotten) or the player asked for the texts as well.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from app.engine.games import TITLES
 from app.link import Seat
 from app.play import Game
 from app.store import StoreUnavailable
-from app.web.bookkeeping import outbox
+from app.web.bookkeeping import outbox, pusher, subscriptions
 
 
 def may_text(played: Game, known: set) -> bool:
@@ -26,9 +30,10 @@ def may_text(played: Game, known: set) -> bool:
 
 
 def send_link(played: Game, mover: str | None, url: str, deliver: bool = True,
-              since: int = 0) -> dict:
+              since: int = 0, notify: bool = False) -> dict:
     """Text the next link to the player it goes to, or say how to send it by hand; the text
-    says what was played for the people from step ``since`` on (``handoff``).
+    says what was played for the people from step ``since`` on (``handoff``). ``notify``: a
+    turn was handed on, so a player with a push subscription gets their notification.
 
     A new game's first link is not texted by the server: its creator sends it (the page's
     "Send to" button), so nobody gets a text from a stranger's number unasked.
@@ -37,7 +42,7 @@ def send_link(played: Game, mover: str | None, url: str, deliver: bool = True,
         if played.header.game != "ludo":
             return {"to": None, "text": None, "status": "game-over", "error": None,
                     "sms_href": None, "whatsapp_href": None, "whatsapp": False,
-                    "channel": None}
+                    "channel": None, "pushed": False}
         # Nobody is texted; the page offers the host the final link (their rematch is there).
         host = played.header.seats[played.header.host]
         winner = played.header.seats[played.state.winner].name
@@ -46,11 +51,13 @@ def send_link(played: Game, mover: str | None, url: str, deliver: bool = True,
         return {"to": host.name, "text": text, "status": "game-over", "error": None,
                 "sms_href": sms.sms_href(host.phone, text),
                 "whatsapp_href": sms.whatsapp_href(host.phone, text),
-                "whatsapp": host.whatsapp, "channel": None}
+                "whatsapp": host.whatsapp, "channel": None, "pushed": False}
     to = played.header.seats[played.match.turn]
+    news = handoff(played, since)
     text = sms.turn_message(mover, to.name, url, TITLES[played.header.game],
-                            played.header.lang, handoff(played, since))
-    return _text_to(played, to, text, deliver)
+                            played.header.lang, news)
+    pushed = push_turn(played, mover, url, news) if notify else None
+    return _text_to(played, to, text, deliver, pushed)
 
 
 def handoff(played: Game, since: int) -> sms.Handoff:
@@ -76,11 +83,52 @@ def handoff(played: Game, since: int) -> sms.Handoff:
     return news
 
 
-def _text_to(played: Game, to: Seat, text: str, deliver: bool) -> dict:
+def push_turn(played: Game, mover: str | None, url: str,
+              news: sms.Handoff) -> tuple[sms.Delivery, bool] | None:
+    """The notification that it is their turn, to the player to move, if they have a push
+    subscription: (what became of it, whether they want the texts too). None when there is
+    nothing to push to (no subscription, no VAPID key, no PUBLIC_URL: a link built from a
+    request's Host header could be forged, as for texts; or the store down)."""
+    sender = pusher()
+    if played.over or sender is None or not current_app.config.get("PUBLIC_URL"):
+        return None
+    from app.push import notice
+
+    seed, seat = played.header.seed, played.match.turn
+    to = played.header.seats[seat]
+    try:
+        kept = subscriptions()
+        subscription = kept.get(seed, seat)
+        if subscription is None:
+            return None
+        words = notice(mover, to.name, TITLES[played.header.game], url,
+                       f"boardpass-{seed.hex()[:16]}", played.header.lang, news)
+        delivery = outbox().push(seed, len(played.match.steps), kept.who(subscription),
+                                 lambda: sender.send(subscription, words))
+        if delivery.status == "gone":
+            kept.forget(seed, seat, subscription.endpoint)
+        elif delivery.status == "sent":
+            kept.renew(seed, seat, subscription)
+    except StoreUnavailable:
+        return None
+    return delivery, subscription.texts
+
+
+def _text_to(played: Game, to: Seat, text: str, deliver: bool,
+             pushed: tuple[sms.Delivery, bool] | None = None) -> dict:
     """Text ``to`` (when ``deliver`` and their number is known: through the outbox, once for
-    this step of the game), or say how to send it."""
-    delivery = outbox_send(played, to.phone, text, to.whatsapp) if deliver and to.phone \
-        else sms.Delivery("not-sent")
+    this step of the game), or say how to send it. ``pushed``: the notification sent them
+    first (``push_turn``), and whether they want the texts too: without, they are texted only
+    if the push service said their subscription is gone."""
+    push, texts_too = pushed or (None, True)
+    if push is not None and push.status == "gone":
+        push = None  # forgotten: as if they had never asked
+    if deliver and to.phone and (push is None or texts_too):
+        delivery = outbox_send(played, to.phone, text, to.whatsapp)
+        if push is not None and push.status == "sent" and delivery.status != "sent":
+            delivery = push  # the text didn't go (or wasn't needed): the notification did
+    else:
+        delivery = push or sms.Delivery("not-sent")
     return {
         "to": to.name,
         "text": text,
@@ -92,6 +140,8 @@ def _text_to(played: Game, to: Seat, text: str, deliver: bool) -> dict:
         "whatsapp_href": sms.whatsapp_href(to.phone, text),
         "whatsapp": to.whatsapp,
         "channel": delivery.channel if delivery.status == "sent" else None,
+        # Whether their phone was notified (``channel`` is "push" when nothing else went).
+        "pushed": push is not None and push.status == "sent",
     }
 
 

@@ -6,6 +6,7 @@ import { Board, seatLabel } from "./board.js";
 import { _, lang } from "./i18n.js";
 import { chancesAfter, chancesAt, markDecision, showChances, showGameReview } from "./review.js";
 import { soundSwitch } from "./motion.js";
+import { offerNotifications } from "./notify.js";
 import {
   HOP_MS, MEDALS, SPEED_KEY, TEXT, addFeed, botSpeed, finishReplay, isBot, isLudo, knock,
   lastTurn, nameOf, offerMoves, outcomeLines, replay, rollDice, said, say, seatsColors,
@@ -519,7 +520,8 @@ function showSend(next, creating = false) {
     $("sendmsg").textContent = TEXT.gameOver(nameOf(next, next.winner));
   } else if (msg.status === "sent") {
     $("sendmsg").textContent = msg.channel === "whatsapp" ? TEXT.sentWhatsApp(msg.to)
-      : TEXT.texted(msg.to);
+      : msg.channel === "push" ? _("%(to)s's phone was notified of their turn.", { to: msg.to })
+        : TEXT.texted(msg.to);
   } else if (msg.status === "failed") {
     $("sendmsg").textContent = TEXT.sendYourself(msg.error);
   } else if (again) {
@@ -806,6 +808,8 @@ async function start() {
   if (isLocal(first)) hostHere = true;  // one device: the host is here
   movedOn = first.moved_on;
   const stale = warnIfStale(first) || !!movedOn;
+  offerNotifications(first, { stale, local: isLocal(first), creating: !!params.get("new") })
+    .catch(() => {});
   if (first.message && params.get("new")) {
     showSend(first, true);
     board.place(first.pieces, seatsColors(first), seatsNames(first));
