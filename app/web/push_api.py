@@ -27,7 +27,8 @@ from app.ledger import digest
 from app.web.bookkeeping import device, standing_of, subscriptions
 from app.web.errors import error_answer
 from app.web.limits import limits
-from app.web.parse import BadRequest, MovedOn, WrongSeat, json_body, message, seat_number
+from app.web.parse import (BadRequest, MovedOn, NotYours, WrongSeat, json_body, message,
+                           seat_number)
 from app.web.turns import humans_played, keys
 from app.web.views import load
 
@@ -87,7 +88,7 @@ def _whose(played, token: str) -> int:
     if standing.current:
         first = not humans_played(played) and seat == played.header.host
         if standing.made_by(here) and not first:
-            raise WrongSeat(NOT_YOURS)
+            raise NotYours(NOT_YOURS)
         return seat
     newest = standing.data
     if here is None or newest.get("from") != standing.link or newest.get("by") != digest(here):
