@@ -18,7 +18,7 @@ from app import link
 from workbench.games import play_random, table_options, turn_links
 from app.keys import Keys
 from app.play import Game
-from app.web import preview
+from app.web import preview, preview_images
 from app.web.layout import board_layout
 from app.web.views import Recorder
 
@@ -347,6 +347,20 @@ def test_drawing_is_bounded_and_past_the_bound_the_generic_image_comes_at_once(c
     other = client.get(f"/g/{links[2]}/preview.png", environ_base={"REMOTE_ADDR": "10.9.9.9"},
                        headers={"User-Agent": FETCHERS["Slack"]})
     assert other.status_code == 200 and other.data != generic
+
+
+def test_a_link_asked_while_its_process_draws_another_previews_as_boardpass_at_once(client):
+    """One drawing at a time in a process: a burst of fetchers never has every thread drawing.
+    The link asked meanwhile gets the generic image (not to be kept), and counts no drawing."""
+    played = after_turns(game_of("parcheesi", [("Ana", 0), ("Ben", 2)]), 2)
+    url = f"/g/{played.token()}/preview.png"
+    with preview_images.DRAWING:  # another thread of the process is drawing
+        meanwhile = fetch(client, url)
+    assert meanwhile.data == preview.generic_png()
+    assert meanwhile.headers["Cache-Control"] == "no-store"
+    client.application.config["PREVIEWS_PER_ADDRESS"] = "1 per minute"
+    drawn = fetch(client, url)  # the one drawing this address may have: not spent meanwhile
+    assert drawn.status_code == 200 and drawn.data != preview.generic_png()
 
 
 def test_the_6_arm_board_s_image_stays_small():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import multiprocessing
 import signal
 import socket
 import subprocess
@@ -68,6 +69,24 @@ def _wait_for(port: int, server) -> None:
         except OSError:
             time.sleep(0.05)
     raise RuntimeError("the server didn't answer")
+
+
+def elsewhere(work, *args):
+    """Start ``work(*args)`` in a process of its own, as an attacker's machine: its threads
+    never take the measured client's turn at the interpreter (one process's threads run one at
+    a time, and a client waiting for its turn among fifty would measure its own wait). Returns
+    a function that waits for ``work``'s result."""
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    process = context.Process(target=lambda: results.put(work(*args)), daemon=True)
+    process.start()
+
+    def result():
+        value = results.get()
+        process.join()
+        return value
+
+    return result
 
 
 def ask(port: int, path: str, address: str, body=None) -> tuple[int, bytes, float]:

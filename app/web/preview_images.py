@@ -6,7 +6,8 @@ A link never changes, so neither does its image: it is answered ``immutable`` wi
 hash of the link and ``preview.RENDER_VERSION``), and kept in the process's memory for the next
 fetcher (``IMAGES_KEPT``, the most recently asked). A link that can't be read previews as
 Boardpass, never as an error; so does a link asked past the limits on drawing
-(``PREVIEWS_PER_ADDRESS``, ``PREVIEWS_IN_ALL``: app/web/limits.py), at once.
+(``PREVIEWS_PER_ADDRESS``, ``PREVIEWS_IN_ALL``: app/web/limits.py) or while its process is
+drawing another, at once.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ bp = Blueprint("preview", __name__)
 
 CACHE_SECONDS = 365 * 24 * 3600
 IMAGES_KEPT = 32  # rendered images kept in memory, the most recently asked
+# Held while this process draws an image: one at a time, so that a burst of fetchers never has
+# a process's threads all drawing (the limits bound drawing per minute, not at once), and its
+# pages keep their turn at the processor.
+DRAWING = threading.Lock()
 
 
 def _kept() -> tuple[OrderedDict, threading.Lock]:
@@ -67,9 +72,14 @@ def _answer(token: str, cache_control: str):
             game = Game.from_token(token, current_app.config["KEYS"])
         except LinkError:
             return _generic()
-        if not limits().allows("previews"):  # drawing is the costly part: never a wait
+        if not DRAWING.acquire(blocking=False):  # drawing is the costly part: never a wait
             return _generic(again=True)
-        body = preview.render(game)
+        try:
+            if not limits().allows("previews"):
+                return _generic(again=True)
+            body = preview.render(game)
+        finally:
+            DRAWING.release()
         with guard:
             kept[token] = body
             if len(kept) > IMAGES_KEPT:
