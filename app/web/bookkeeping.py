@@ -67,8 +67,10 @@ def pusher():
         return None
     from app.push import Pusher
 
-    subject = config.get("VAPID_SUBJECT") or config.get("PUBLIC_URL") or \
-        "mailto:boardpass@example.invalid"
+    # Push services take a mailto: or https: contact (py_vapid refuses any other).
+    public = config.get("PUBLIC_URL") or ""
+    subject = config.get("VAPID_SUBJECT") or \
+        (public if public.startswith("https://") else "mailto:boardpass@example.invalid")
     return Pusher(config["KEYS"].vapid, subject, local=bool(config.get("PUSH_LOCAL")))
 
 

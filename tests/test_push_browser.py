@@ -1,0 +1,184 @@
+"""Web Push in Chromium (headless, Playwright): the game page's switch, the service worker at
+/sw.js, a notification delivered through the DevTools protocol, and tapping it.
+
+Headless Chromium has no push service of its own (its subscribe() would ask Google's), so the
+page's PushManager is given, at that one boundary, a subscription the fake push service made
+(tests/fake_push.py): the server then pushes to that service for real, and what it decrypted is
+handed to the browser's service worker with ``ServiceWorker.deliverPushMessage``, as the push
+service would. Everything else (permission, registration, the server's store, pywebpush,
+the notification, the worker's click handler) is the real thing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+
+from app import link
+from app.play import Game
+from app.push import public_key
+from app.web import create_app
+from browser_support import CHROMIUM, KEYS, PHONE, LiveServer, Monitor
+from fake_push import FakePushService
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+
+# The browser's push service, as the page sees it: the subscription the fake service made.
+STUB_PUSH_JS = """
+window.__permissionAsked = 0;
+const ask = Notification.requestPermission.bind(Notification);
+Notification.requestPermission = (...args) => { window.__permissionAsked += 1; return ask(...args); };
+const made = JSON.parse(%s);
+// Kept by the browser across pages, as a real subscription is.
+const KEPT = "test:push-subscription-key";
+const subscription = (key) => ({
+  endpoint: made.endpoint, options: { applicationServerKey: key, userVisibleOnly: true },
+  toJSON: () => made,
+  unsubscribe: async () => { localStorage.removeItem(KEPT); current = null; return true; },
+});
+const saved = localStorage.getItem(KEPT);
+let current = saved ? subscription(Uint8Array.from(atob(saved), (c) => c.charCodeAt(0)).buffer)
+  : null;
+PushManager.prototype.getSubscription = async function () { return current; };
+PushManager.prototype.subscribe = async function (options) {
+  const key = new Uint8Array(options.applicationServerKey);
+  localStorage.setItem(KEPT, btoa(String.fromCharCode(...key)));
+  current = subscription(key.buffer);
+  return current;
+};
+"""
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    store = tmp_path_factory.mktemp("push-store") / "store.db"
+    app = create_app({"KEYS": KEYS, "STORE_URL": f"sqlite:///{store}", "PUSH_LOCAL": True,
+                      "ANALYSIS_PLAYOUTS": 30, "REVIEW_PLAYOUTS": 30, "REVIEW_EXTRA": 0})
+    with LiveServer(app) as server:
+        app.config["PUBLIC_URL"] = server.url  # links (and pushes) name this server
+        yield server
+
+
+def api_turn(live, view) -> dict:
+    """Play the seat to move's whole turn through the API (the first legal move each time)."""
+    seat, steps = view["turn"], []
+    while True:
+        steps.append("roll" if view["phase"] == "roll" else
+                     {k: view["legal"][0][k] for k in ("from", "to", "values")})
+        after = live.position(view["token"], seat, steps)
+        if after["turn_over"]:
+            break
+        view = dict(after, token=view["token"])
+    status, answer = live.api(f"/api/games/{view['token']}/turn", {"seat": seat, "steps": steps})
+    assert status == 200, answer
+    return answer
+
+
+def bens_link(live, seed: int) -> dict:
+    """Ben to move, at a link of a game of Ana's and Ben's (each test its own seed: the module's
+    server keeps one store)."""
+    game = Game.new("parcheesi", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS,
+                    seed=bytes([seed] * 8), by_hand=True)
+    status, view = live.api(f"/api/games/{game.token()}")
+    while view["turn"] != 1 or not view["steps"]:
+        view = api_turn(live, view)
+    return view
+
+
+def test_a_turn_s_notification_shown_and_tapped(live, browser):
+    view = bens_link(live, 7)
+    with FakePushService(public_key(KEYS.vapid)) as service:
+        made = service.subscribe("ben")
+        context = browser.new_context(viewport=PHONE, has_touch=True)
+        context.grant_permissions(["notifications"], origin=live.url)
+        context.add_init_script(STUB_PUSH_JS % json.dumps(json.dumps(made)))
+        page = context.new_page()
+        monitor = Monitor()
+        monitor.attach(page)
+        page.goto(live.game_url(view["token"]))
+        button = page.locator("#notifyme")
+        button.wait_for(state="visible")
+        page.locator("#roll").wait_for(state="visible")  # the replay is over: nothing moves
+        assert page.evaluate("window.__permissionAsked") == 0  # not on opening the page
+        assert button.text_content() == "Notify me on this phone when it's my turn"
+        button.click()
+        page.locator("#notifymsg").get_by_text(
+            "This phone will be notified when it's Ben's turn.").wait_for()
+        assert page.evaluate("window.__permissionAsked") == 1
+        assert button.text_content() == "Stop notifying this phone"
+        worker = context.service_workers[0] if context.service_workers else \
+            context.wait_for_event("serviceworker")
+        assert worker.url == f"{live.url}/sw.js"
+
+        # Ben plays; Ana plays: the server pushes Ben's turn to the push service.
+        view = api_turn(live, view)
+        sent = time.time()
+        view = api_turn(live, view)
+        (got,) = service.wait(1)
+        assert got.refused is None and got.at - sent < 1.0
+        assert got.payload["title"] == "Ben, your turn · Parcheesi"
+        assert got.payload["url"] == view["url"]
+
+        # The push service hands it to the browser: the service worker shows it.
+        cdp = context.new_cdp_session(page)
+        registrations = []
+        cdp.on("ServiceWorker.workerRegistrationUpdated",
+               lambda event: registrations.extend(event["registrations"]))
+        cdp.send("ServiceWorker.enable")
+        deadline = time.time() + 10
+        while not registrations and time.time() < deadline:
+            page.wait_for_timeout(50)
+        (registration,) = [r for r in registrations if r["scopeURL"] == live.url + "/"]
+        cdp.send("ServiceWorker.deliverPushMessage", {
+            "origin": live.url, "registrationId": registration["registrationId"],
+            "data": json.dumps(got.payload)})
+        shown = []
+        while not shown and time.time() < deadline:
+            page.wait_for_timeout(50)
+            shown = page.evaluate("""async () => (await (await navigator.serviceWorker.ready)
+                .getNotifications()).map((n) => ({title: n.title, body: n.body, tag: n.tag,
+                url: n.data.url}))""")
+        assert shown == [{"title": "Ben, your turn · Parcheesi", "body": "Ana moved.",
+                          "tag": got.payload["tag"], "url": view["url"]}]
+
+        # Tapped: the worker's notificationclick (DevTools has no command that clicks a
+        # notification, so the event is dispatched in the worker with the notification it
+        # showed) closes it and brings this site's window to the newest link.
+        worker.evaluate("""async () => {
+            const [shown] = await self.registration.getNotifications();
+            try {
+              self.dispatchEvent(new NotificationEvent("notificationclick", {notification: shown}));
+            } catch (error) {}  // waitUntil refuses an event the browser didn't make
+        }""")
+        page.wait_for_url(view["url"])
+        assert page.evaluate("""async () => (await (await navigator.serviceWorker.ready)
+            .getNotifications()).length""") == 0
+        # Ben's new link's page: the switch says it is on, and switches off.
+        button = page.locator("#notifyme")
+        button.wait_for(state="visible")
+        page.locator("#roll").wait_for(state="visible")
+        assert button.text_content() == "Stop notifying this phone"
+        button.click()
+        page.locator("#notifymsg").get_by_text(
+            "This phone won't be notified of this game's turns.").wait_for()
+        view = api_turn(live, api_turn(live, view))  # Ben's turn, Ana's: Ben's not pushed
+        time.sleep(0.3)
+        assert len(service.received) == 1
+        monitor.check()
+        context.close()
+
+
+def test_the_switch_fits_a_360_px_phone(live, browser):
+    view = bens_link(live, 8)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True)
+    page = context.new_page()
+    page.goto(live.game_url(view["token"]))
+    button = page.locator("#notifyme")
+    button.wait_for(state="visible")
+    box = button.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360 and box["height"] >= 44
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()
