@@ -20,6 +20,7 @@ grows.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import threading
@@ -170,10 +171,13 @@ class Analysts:
     bounded by its budget. One client (``who``: its address) holds half the places at most
     (``share``), so a burst from one never leaves another table without a place.
 
-    Background jobs (``submit``: a turn's answers, worked out before anyone asks) wait in a
-    backlog of ``workers * BACKLOG`` at most and go to the workers one per worker at a time,
-    so a request waits behind one of them at most. A request for an answer in the backlog
-    takes it to the front and waits for it rather than working it out twice."""
+    The workers are given one job each at a time, by ``_dispatch``: a page's request first,
+    the clients waiting taken in turn (a burst from one waits behind another table's request,
+    not the other way round), and only when no request waits, a job of the background's
+    (``submit``: a turn's answers, worked out before anyone asks), which waits in a backlog of
+    ``workers * BACKLOG`` at most. So a request waits behind one job per worker at most, and
+    work ahead yields to it. A request for an answer in the backlog takes it over rather than
+    working it out twice."""
 
     def __init__(self, workers: int, waiting: int = WAITING):
         self.workers = workers
@@ -185,10 +189,14 @@ class Analysts:
         self._inline = threading.Lock()
         self._guard = threading.Lock()
         self._executor = None  # a ProcessPoolExecutor, made at the first job (not at start-up)
-        self._ready = threading.Condition()  # guards the backlog, wakes its feeders
+        self._ready = threading.Lock()  # guards what follows
+        self._asked: dict[str, deque] = {}  # requests waiting, by client
+        self._given: dict[str, int] = {}  # jobs with the workers, by client
+        self._last: dict[str, int] = {}  # when each client was last given a worker
+        self._turns = itertools.count()
         self._backlog: deque[str] = deque()  # keys of background jobs not started, next first
         self._queued: dict[str, tuple] = {}  # by key, until done: (Future, job, args)
-        self._feeders = 0
+        self._running = 0  # jobs with the workers
 
     def run(self, job, *args, key: str | None = None, who: str | None = None):
         """``job(*args)`` in a worker (or the background job for the same ``key``, when one is
@@ -205,21 +213,10 @@ class Analysts:
             if not self.workers:
                 with self._inline:
                     return job(*args)
-            answer = self._awaited(key)
-            if answer is not None:
-                return answer
-            from concurrent.futures.process import BrokenProcessPool
-
-            future = None
-            try:
-                future = self._pool().submit(job, *args)
-                return future.result(timeout=JOB_TIMEOUT)
-            except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
-                self._reset()
-                raise Busy() from None
-            except TimeoutError:  # its place is freed: so is its turn in the queue
-                future.cancel()
-                raise Busy() from None
+            answer = self._ask(job, args, key, who or "")
+            if answer is None:  # the background's job for ``key`` gave none: this one's own
+                answer = self._ask(job, args, None, who or "")
+            return answer
         finally:
             with self._holding:
                 self._admitted.release()
@@ -227,6 +224,33 @@ class Analysts:
                     self._held[who] -= 1
                     if not self._held[who]:
                         del self._held[who]
+
+    def _ask(self, job, args, key: str | None, who: str):
+        """A request's job, in its client's turn (or the background's for ``key``, taken over
+        when it hasn't started, else waited for)."""
+        with self._ready:
+            queued = self._queued.get(key) if key is not None else None
+            if queued is not None and key in self._backlog:
+                self._backlog.remove(key)  # taken over: its answer is this request's
+                promise, job, args = queued
+            elif queued is not None:
+                promise = None  # being worked out: wait for it
+            else:
+                promise = Future()
+            if promise is not None:
+                self._asked.setdefault(who, deque()).append((promise, job, args))
+            waited = queued[0] if queued is not None else promise
+        self._dispatch()
+        try:
+            answer = waited.result(timeout=JOB_TIMEOUT)
+        except TimeoutError:
+            waited.cancel()  # not started: its turn goes to the next
+            raise Busy() from None
+        except CancelledError:
+            raise Busy() from None
+        if isinstance(answer, _Broken):
+            raise Busy()
+        return answer
 
     def has_place(self, who: str | None = None) -> bool:
         """Whether ``run`` would admit a request from ``who`` now (a look, nothing taken): a
@@ -245,10 +269,7 @@ class Analysts:
                 return False
             self._queued[key] = (Future(), job, args)
             self._backlog.append(key)
-            if self._feeders < self.workers:
-                self._feeders += 1
-                threading.Thread(target=self._feed, name="analysis-ahead", daemon=True).start()
-            self._ready.notify()
+        self._dispatch()
         return True
 
     def queued(self, key: str) -> bool:
@@ -256,48 +277,77 @@ class Analysts:
         with self._ready:
             return key in self._queued
 
-    def _awaited(self, key: str | None):
-        """The answer of the background job for ``key``, taken to the front of the backlog if it
-        hasn't started; None when there is none, or it gave none (the count was spent, the
-        store is down)."""
-        with self._ready:
-            queued = self._queued.get(key)
-            if queued is None:
-                return None
-            if key in self._backlog:
-                self._backlog.remove(key)
-                self._backlog.appendleft(key)
-        try:
-            return queued[0].result(timeout=JOB_TIMEOUT)
-        except TimeoutError:
-            raise Busy() from None
+    def _next(self) -> tuple | None:
+        """The next job for a free worker: (promise, job, args, key, who). A request first,
+        from the client with the fewest jobs with the workers, and of those the one served
+        longest ago; else the background's next."""
+        while self._asked:
+            who = min(self._asked, key=lambda w: (self._given.get(w, 0), self._last.get(w, -1)))
+            waiting = self._asked[who]
+            promise, job, args = waiting.popleft()
+            if not waiting:
+                del self._asked[who]
+            key = next((k for k, q in self._queued.items() if q[0] is promise), None)
+            if promise.set_running_or_notify_cancel():
+                self._given[who] = self._given.get(who, 0) + 1
+                self._last[who] = next(self._turns)
+                return promise, job, args, key, who
+            self._queued.pop(key, None)  # its request gave up waiting
+            self._forget(who)
+        if self._backlog:
+            key = self._backlog.popleft()
+            promise, job, args = self._queued[key]
+            if promise.set_running_or_notify_cancel():
+                return promise, job, args, key, None
+        return None
 
-    def _feed(self) -> None:
-        """A feeder thread: one background job at a time to the workers, for good."""
+    def _forget(self, who: str) -> None:
+        """A client with nothing waiting nor with the workers needs no turn of its own."""
+        if who not in self._asked and not self._given.get(who):
+            self._given.pop(who, None)
+            self._last.pop(who, None)
+
+    def _dispatch(self) -> None:
+        """Give each free worker its next job."""
         from concurrent.futures.process import BrokenProcessPool
 
         while True:
             with self._ready:
-                while not self._backlog:
-                    self._ready.wait()
-                key = self._backlog.popleft()
-                promise, job, args = self._queued[key]
-            answer = future = None
+                if self._running >= self.workers:
+                    return
+                taken = self._next()
+                if taken is None:
+                    return
+                self._running += 1
+            promise, job, args, key, who = taken
             try:
                 future = self._pool().submit(job, *args)
-                answer = future.result(timeout=JOB_TIMEOUT)
-            except BrokenProcessPool:
+            except (BrokenProcessPool, RuntimeError):  # broken, or stopping (``close``)
                 self._reset()
-            except TimeoutError:
-                future.cancel()
-            except CancelledError:  # the workers stopped (``close``)
-                pass
-            except Exception:  # a bug (or, with no job sent, the workers stopping meanwhile)
-                if future is not None:  # said in the log; the pages still ask for the answer
-                    _log.exception("Background analysis failed")
-            with self._ready:
-                del self._queued[key]
-            promise.set_result(answer)
+                self._done(promise, key, who, _Broken())
+                continue
+            future.add_done_callback(
+                lambda f, p=promise, k=key, w=who: self._done(p, k, w, _outcome(f)))
+
+    def _done(self, promise: Future, key: str | None, who: str | None, answer) -> None:
+        """A job is over: its answer to whoever waits, its worker to the next job."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        if isinstance(answer, BaseException):
+            if isinstance(answer, BrokenProcessPool):  # a worker died: start afresh
+                self._reset()
+            elif not isinstance(answer, CancelledError):  # a bug: said in the log
+                _log.error("Analysis failed", exc_info=answer)
+            answer = _Broken()
+        with self._ready:
+            self._running -= 1
+            if key is not None:
+                self._queued.pop(key, None)
+            if who is not None:
+                self._given[who] -= 1
+                self._forget(who)
+        promise.set_result(answer if key is None or not isinstance(answer, _Broken) else None)
+        self._dispatch()
 
     def _pool(self):
         import atexit
@@ -322,9 +372,21 @@ class Analysts:
         """Stop the workers (they stop with the process anyway), and forget the backlog."""
         with self._ready:
             for key in self._backlog:
-                self._queued.pop(key)[0].set_result(None)
+                self._queued.pop(key)[0].cancel()
             self._backlog.clear()
         self._reset()
+
+
+class _Broken:
+    """A job that gave no answer (its worker died, or it failed): the request is Busy."""
+
+
+def _outcome(future: Future):
+    """A finished job's answer, or what stopped it."""
+    try:
+        return future.result()
+    except BaseException as error:  # handed on to _done, which says what it was
+        return error
 
 
 def _worker_starts() -> None:

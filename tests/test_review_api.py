@@ -192,6 +192,85 @@ def test_one_client_holds_half_the_analysis_places_at_most():
     assert pool._held == {}  # every place given back
 
 
+def finished_at(name: str, seconds: float) -> tuple[str, float]:
+    """A worker's job: ``seconds`` of work, then its name and when it ended."""
+    time.sleep(seconds)
+    return name, time.monotonic()
+
+
+def in_order_of_ending(threads: list, answers: list) -> list[str]:
+    for thread in threads:
+        thread.join(30)
+    return [name for name, _ in sorted(answers, key=lambda answer: answer[1])]
+
+
+def test_a_burst_from_one_client_waits_behind_another_tables_request():
+    """One worker: the burst's first job is worked on, its second waits; another table's
+    request, coming after both, is worked on next: the clients waiting take turns."""
+    import threading
+
+    pool = review.Analysts(1, waiting=3)
+    try:
+        pool.run(finished_at, "warm", 0)  # the worker started
+        answers = []
+
+        def ask(name, who):
+            answers.append(pool.run(finished_at, name, 0.4, who=who))
+
+        threads = []
+        for name, who in (("burst 1", "10.0.0.1"), ("burst 2", "10.0.0.1"),
+                          ("other table", "10.0.0.2")):
+            threads.append(threading.Thread(target=ask, args=(name, who)))
+            threads[-1].start()
+            time.sleep(0.1)
+        assert in_order_of_ending(threads, answers) == ["burst 1", "other table", "burst 2"]
+    finally:
+        pool.close()
+
+
+def test_work_ahead_yields_to_a_pages_request():
+    """A turn's answers worked out ahead wait while a page's request goes first: the page
+    waits for the one job its worker is on, not for the backlog."""
+    import threading
+
+    pool = review.Analysts(1, waiting=2)
+    try:
+        pool.run(finished_at, "warm", 0)
+        done = []
+        for n in range(3):
+            pool.submit(f"ahead {n}", finished_at, f"ahead {n}", 0.3)
+        time.sleep(0.1)
+        page = threading.Thread(target=lambda: done.append(pool.run(finished_at, "page", 0)))
+        page.start()
+        page.join(30)
+        ended = done[0][1]
+        while pool.queued("ahead 2"):
+            time.sleep(0.05)
+        assert not pool.queued("ahead 0")
+        assert time.monotonic() - ended > 0.4  # two jobs ahead were still to do after the page
+    finally:
+        pool.close()
+
+
+def test_a_request_for_an_answer_in_the_backlog_takes_it_over():
+    import threading
+
+    pool = review.Analysts(1, waiting=2)
+    try:
+        pool.run(finished_at, "warm", 0)
+        pool.submit("ahead 0", finished_at, "ahead 0", 0.3)
+        pool.submit("ahead 1", finished_at, "ahead 1", 0)
+        answers = []
+        page = threading.Thread(target=lambda: answers.append(
+            pool.run(finished_at, "page's own", 0, key="ahead 1")))
+        page.start()
+        page.join(30)
+        assert answers[0][0] == "ahead 1"  # the background's job, worked out once
+        assert not pool.queued("ahead 1")
+    finally:
+        pool.close()
+
+
 def test_analysis_runs_in_worker_processes_with_the_same_answers(fast, finished, tmp_path):
     token = finished.token()
     step = fast.get(f"/api/games/{token}").json["decisions"][-2][0]
