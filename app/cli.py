@@ -1,5 +1,5 @@
 """The product's command line: ``python -m app inspect | verify | store create-table | i18n |
-build-native``, what people who run Boardpass need.
+build-native | vapid-key``, what people who run Boardpass need.
 
 The tools that measure and show the product (``simulate``, ``bench``, ``calibrate``,
 ``screenshots`` and the rest) live in the ``workbench`` package beside ``app``; a command this
@@ -48,6 +48,8 @@ def parser() -> tuple[argparse.ArgumentParser, set[str]]:
     table = store_commands.add_parser("create-table", help="create the DynamoDB table a store URL "
                                       "names, with TTL on its ttl attribute (safe to run again)")
     table.add_argument("--url", help="dynamodb://TABLE?region=REGION (default: STORE_URL)")
+    commands.add_parser("vapid-key", help="make a new VAPID key for Web Push notifications: "
+                        "prints VAPID_PRIVATE_KEY (a secret) and its public key")
     return parser, set(commands.choices)
 
 
@@ -70,6 +72,13 @@ def main(argv: list[str] | None = None) -> int:
             return _i18n(args.action)
         elif args.command == "build-native":
             return _build_native()
+        elif args.command == "vapid-key":
+            from app.keys import new_vapid_key
+            from app.push import public_key
+
+            private = new_vapid_key()
+            print(f"VAPID_PRIVATE_KEY={private}")
+            print(f"# public key (the browsers' applicationServerKey): {public_key(private)}")
         else:
             return _create_table(args.url or os.environ.get("STORE_URL"))
     except (link.LinkError, ValueError, IllegalMove) as error:

@@ -100,7 +100,7 @@ def _dev_keys(instance_dir: Path) -> dict[str, str]:
         if not all(isinstance(key, str) and key for key in keys.values()):
             raise ValueError("expected non-empty 'signing' and 'dice' strings")
         if not isinstance(stored.get("vapid"), str) or not stored["vapid"]:
-            stored["vapid"] = _new_vapid_key()
+            stored["vapid"] = new_vapid_key()
             _replace_dev_keys(path, stored)
         keys["vapid"] = stored["vapid"]
         return keys
@@ -116,7 +116,7 @@ def _dev_keys(instance_dir: Path) -> dict[str, str]:
 
 def _new_dev_keys() -> dict[str, str]:
     return {"signing": secrets.token_urlsafe(32), "dice": secrets.token_urlsafe(32),
-            "vapid": _new_vapid_key()}
+            "vapid": new_vapid_key()}
 
 
 # The order of P-256's group: a private key is a number from 1 to N - 1.
@@ -134,7 +134,7 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-def _new_vapid_key() -> str:
+def new_vapid_key() -> str:
     """A new VAPID private key, as VAPID_PRIVATE_KEY takes it (``python -m app vapid-key``
     prints one for a deployment)."""
     return _b64(_p256_scalar(secrets.token_bytes(32)))

@@ -88,7 +88,9 @@ HANDLER_NEEDS = ("werkzeug", "durationpy")
 LAMBDA_PROVIDES = ("boto3", "botocore", "s3transfer", "jmespath")
 # Required by a distribution that ships, never imported on Lambda: left out with what only they
 # require. aiohttp and aiohttp-retry are Twilio's asynchronous client's (app/sms.py texts through
-# its synchronous one, on requests; yarl, multidict, frozenlist, attrs... go with them);
+# its synchronous one, on requests; yarl, multidict, frozenlist, attrs... go with them), and
+# pywebpush's (app/push.py pushes through its synchronous one, on requests, with a stand-in for
+# the aiohttp that pywebpush imports);
 # pycparser is cffi's C parser, for making bindings, not for loading them.
 NOT_IMPORTED = ("aiohttp", "aiohttp-retry", "pycparser")
 

@@ -462,3 +462,30 @@ def test_parse_subscription_refuses_what_isn_t_one():
     for bad in (None, [], {"endpoint": "https://push.example.com/x"}, {"keys": {}}):
         with pytest.raises(BadSubscription):
             parse_subscription(bad)
+
+
+def test_the_figures(app, service):
+    """docs/benchmarks.md's figures: over ten hand-offs to a subscribed player, how long from
+    the turn's request to the push service receiving the notification, and what sending one
+    costs the server (``Pusher.send``: a new key pair, the encryption, the VAPID signature and
+    the request, to a push service on 127.0.0.1)."""
+    import statistics
+
+    ana, ben, view = ben_subscribed(app, service)
+    delays = []
+    for n in range(10):
+        started = time.time()
+        view = turn(ana, view)
+        delays.append(service.wait(n + 1)[-1].at - started)
+        view = turn(ben, view)
+    subscription = parse_subscription(service.subscribe("bench"), local=True)
+    pusher = Pusher(KEYS.vapid, "mailto:ops@example.com", local=True)
+    sends = []
+    for _ in range(20):
+        started = time.perf_counter()
+        assert pusher.send(subscription, {"title": "Ben, your turn · Ludo"}).status == "sent"
+        sends.append(time.perf_counter() - started)
+    print(f"\nturn request to push received: median {statistics.median(delays) * 1000:.0f} ms, "
+          f"worst {max(delays) * 1000:.0f} ms of {len(delays)}; Pusher.send: median "
+          f"{statistics.median(sends) * 1000:.1f} ms, worst {max(sends) * 1000:.1f} ms of 20")
+    assert max(delays) < 1.0
