@@ -88,7 +88,8 @@ def parse_subscription(data, texts=False, local: bool = False) -> Subscription:
     """The subscription a browser's ``PushSubscription.toJSON()`` gives: ``{"endpoint",
     "keys": {"p256dh", "auth"}}`` (``expirationTime`` and anything else are ignored).
 
-    >>> parse_subscription({"endpoint": "http://push.example/x", "keys": {}})
+    >>> parse_subscription({"endpoint": "http://push.example/x",
+    ...                     "keys": {"p256dh": "BA", "auth": "AA"}})
     Traceback (most recent call last):
     app.push.BadSubscription: The notification address must start with https://.
     """
