@@ -197,3 +197,47 @@ def test_a_sqlite_file_deleted_or_replaced_under_a_running_server_stops_every_pl
     again = create_app({"KEYS": Keys.for_tests("store"), "TESTING": True,
                         "STORE_URL": f"sqlite:///{path}"}).test_client()
     assert again.get(f"/api/games/{token}").status_code == 200  # a restart: the link plays
+
+
+def test_a_dynamodb_table_made_again_under_a_running_server_stops_every_play(dynamodb_url,
+                                                                             monkeypatch):
+    """The table deleted and made again (empty) while the server runs: every play is 503, as
+    for a SQLite file, never an empty store taken for the old one; the link plays again once
+    the operator marks the new table (store create-table) and the server restarts."""
+    import boto3
+
+    from app.keys import Keys
+    from app.store import dynamodb
+    from app.web import create_app
+
+    monkeypatch.setattr(dynamodb, "CHECK_SECONDS", 0)  # every request reads the mark
+    app = create_app({"KEYS": Keys.for_tests("store"), "TESTING": True,
+                      "STORE_URL": dynamodb_url})
+    client = app.test_client()
+    made = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": [
+        {"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]})
+    assert made.status_code == 201
+    token, seat = made.json["token"], made.json["turn"]
+    store = open_store(dynamodb_url)
+    table = store.table
+    aws = boto3.client("dynamodb", region_name="us-east-1", endpoint_url=store.endpoint,
+                       aws_access_key_id="test", aws_secret_access_key="test")
+    aws.delete_table(TableName=table)
+    aws.create_table(TableName=table, BillingMode="PAY_PER_REQUEST",
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                     KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+    moved = client.post(f"/api/games/{token}/moves", json={"seat": seat, "steps": ["roll"]})
+    assert moved.status_code == 503
+    assert client.post(f"/api/games/{token}/turn",
+                       json={"seat": seat, "steps": ["roll"]}).status_code == 503
+    assert aws.scan(TableName=table)["Items"] == []  # nothing written in the new table
+    # A new instance refuses the unmarked table too, until the operator marks it.
+    with pytest.raises(StoreUnavailable, match="create-table"):
+        store.get("anything")
+    assert any("marked" in line for line in store.create_table())
+    store.close()
+    again = create_app({"KEYS": Keys.for_tests("store"), "TESTING": True,
+                        "STORE_URL": dynamodb_url}).test_client()
+    assert again.get(f"/api/games/{token}").status_code == 200
+    assert again.post(f"/api/games/{token}/moves",
+                      json={"seat": seat, "steps": ["roll"]}).status_code == 200

@@ -7,6 +7,13 @@ an item with ``ttl <= now`` as gone. Every write is a conditional request, atomi
 (``count`` may take three, and says why); reads are strongly consistent. A write retried after
 its answer timed out can find its own first attempt done, and so say False.
 
+The table is marked as the store's by ``create_table`` (an item, ``MARKER``, holding a random
+id), and every instance reads the mark at its first request and again at most every
+``CHECK_SECONDS`` before working: a table deleted (and perhaps made again) under a running
+deployment is StoreUnavailable, never an empty store taken for the old one, where an old link's
+turn would be taken again and texted twice. A table found without the mark is refused too,
+until ``python -m app store create-table`` marks it (the operator's choice to go on with it).
+
 boto3 takes about 150 ms to import: it is imported at the first request, not with this module.
 Timeouts are short and retries few, so a store that is down says so within a few seconds.
 """
@@ -17,10 +24,14 @@ import json
 import os
 import threading
 import time
+import uuid
 
 from app.store import Entry, Store, StoreUnavailable
 
 CONDITION_FAILED = "ConditionalCheckFailedException"
+MARKER = "store#table"  # the item that says which table this is
+FOREVER = 2 ** 40  # a TTL no item reaches
+CHECK_SECONDS = 1.0  # how often an instance reads the mark again, at most (a read each time)
 _TTL = {"#ttl": "ttl"}  # TTL is one of DynamoDB's reserved words
 
 
@@ -38,6 +49,8 @@ class DynamoStore(Store):
         self.endpoint = endpoint
         self._made = None
         self._lock = threading.Lock()
+        self._mark: str | None = None  # the table's id, as first read
+        self._checked = -CHECK_SECONDS  # when, by time.monotonic()
 
     def _client(self):
         """The one boto3 client (thread-safe), made at first use."""
@@ -58,19 +71,41 @@ class DynamoStore(Store):
             return False
         return True
 
+    def _same_table(self) -> None:
+        """StoreUnavailable unless the table is the one this instance first found marked."""
+        with self._lock:
+            if time.monotonic() - self._checked < CHECK_SECONDS:
+                return
+        item = self._send("get_item", Key=_key(MARKER), ConsistentRead=True).get("Item")
+        mark = json.loads(item["d"]["S"]).get("id") if item else None
+        if mark is None:
+            raise StoreUnavailable(f"DynamoDB table {self.table}: it isn't marked as the store "
+                                   "(deleted and made again?); python -m app store create-table "
+                                   "marks it, to go on with it as it is")
+        with self._lock:
+            if self._mark is None:
+                self._mark = mark
+            if mark != self._mark:
+                raise StoreUnavailable(f"DynamoDB table {self.table}: it was made again under "
+                                       "this server; restart to use what is there")
+            self._checked = time.monotonic()
+
     def get(self, key: str) -> Entry | None:
+        self._same_table()
         item = self._send("get_item", Key=_key(key), ConsistentRead=True).get("Item")
         if not item or int(item["ttl"]["N"]) <= int(self.clock()):
             return None
         return Entry(json.loads(item["d"]["S"]), int(item["v"]["N"]))
 
     def add(self, key: str, data: dict, expires: float) -> bool:
+        self._same_table()
         return self._write("put_item", Item=_item(key, 1, data, expires),
                            ConditionExpression="attribute_not_exists(pk) OR #ttl <= :now",
                            ExpressionAttributeNames=_TTL,
                            ExpressionAttributeValues={":now": _number(self.clock())})
 
     def swap(self, key: str, version: int, data: dict, expires: float) -> bool:
+        self._same_table()
         return self._write("put_item", Item=_item(key, version + 1, data, expires),
                            ConditionExpression="v = :version AND #ttl > :now",
                            ExpressionAttributeNames=_TTL,
@@ -84,6 +119,7 @@ class DynamoStore(Store):
         counter live, another request has just started it again: count on once more."""
         if limit < 1:
             return False
+        self._same_table()
         return (self._count_on(key, limit, expires) or self._start_again(key, expires)
                 or self._count_on(key, limit, expires))
 
@@ -125,7 +161,14 @@ class DynamoStore(Store):
         if table["KeySchema"] != [{"AttributeName": "pk", "KeyType": "HASH"}]:
             raise StoreUnavailable(f"DynamoDB table {self.table}: its key is "
                                    f"{table['KeySchema']}, not the partition key pk alone")
-        return done + [self._enable_ttl()]
+        return done + [self._enable_ttl(), self._marked()]
+
+    def _marked(self) -> str:
+        """Mark the table as the store's, once: see the module's docstring."""
+        if self._write("put_item", Item=_item(MARKER, 1, {"id": uuid.uuid4().hex}, FOREVER),
+                       ConditionExpression="attribute_not_exists(pk)"):
+            return f"marked table {self.table} as Boardpass's store"
+        return f"table {self.table} already marked as Boardpass's store"
 
     def _enable_ttl(self) -> str:
         try:
