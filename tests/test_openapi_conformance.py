@@ -43,7 +43,8 @@ def _app(tmp_path_factory):
                        "ROOMS_PER_ADDRESS": "100000 per hour",
                        "ROOM_JOINS_PER_ADDRESS": "100000 per hour",
                        "ROOM_MISSES_PER_ADDRESS": "100000 per minute",
-                       "ROOM_MISSES_IN_ALL": "100000 per minute"})
+                       "ROOM_MISSES_IN_ALL": "100000 per minute",
+                       "PUSH_CHANGES_PER_ADDRESS": "100000 per hour"})
 
 
 @pytest.fixture(scope="module")

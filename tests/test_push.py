@@ -489,3 +489,15 @@ def test_the_figures(app, service):
           f"worst {max(delays) * 1000:.0f} ms of {len(delays)}; Pusher.send: median "
           f"{statistics.median(sends) * 1000:.1f} ms, worst {max(sends) * 1000:.1f} ms of 20")
     assert max(delays) < 1.0
+
+
+def test_a_deployment_s_key_from_the_command_line(capsys):
+    from app.cli import main
+    from app.push import valid_key
+
+    assert main(["vapid-key"]) == 0
+    private_line, public_line = capsys.readouterr().out.splitlines()
+    private = private_line.removeprefix("VAPID_PRIVATE_KEY=")
+    assert valid_key(private) and public_key(private) in public_line
+    assert Keys.from_env({"SIGNING_KEYS": "s", "DICE_KEY": "d", "VAPID_PRIVATE_KEY": private}
+                         ).vapid == private
