@@ -567,6 +567,50 @@ def test_the_packaged_app_plays_texts_and_draws(package, tmp_path, dynamodb_url,
     assert not {"aiohttp", "cffi", "pycparser"} & loaded
 
 
+PUSHED_FROM_THE_PACKAGE = r"""
+import json, sys
+sys.path[:0] = PATHS
+from app.push import Pusher, parse_subscription
+
+subscription = parse_subscription(SUBSCRIPTION, local=True)
+pushed = Pusher(VAPID, "mailto:ops@example.com", local=True).send(subscription, {"title": "t"})
+print(json.dumps({"status": pushed.status, "aiohttp": sys.modules["aiohttp"].__doc__,
+                  "loaded": sorted({name.split(".")[0] for name in sys.modules})}))
+"""
+
+
+def test_the_packaged_app_pushes_without_aiohttp(package, tmp_path):
+    """pywebpush imports aiohttp (for its asynchronous client), which the package leaves out
+    (app.package.NOT_IMPORTED): from the package alone, a notification goes out all the same,
+    signed and encrypted (pywebpush, py_vapid, http_ece), with app/push.py's stand-in in its
+    place."""
+    from app import package as allow_list
+    from app.keys import Keys
+    from app.push import public_key
+    from fake_push import FakePushService
+
+    task = tmp_path / "task"
+    with zipfile.ZipFile(package.path) as z:
+        z.extractall(task)
+    vapid = Keys.for_tests("lambda").vapid
+    with FakePushService(public_key(vapid)) as service:
+        code = PUSHED_FROM_THE_PACKAGE.replace("PATHS", repr([str(task)])).replace(
+            "SUBSCRIPTION", repr(service.subscribe("ana"))).replace("VAPID", repr(vapid))
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
+               "LANG": "C.UTF-8"}
+        result = subprocess.run([sys.executable, "-I", "-S", "-B", "-c", code], cwd=tmp_path,
+                                env=env, capture_output=True, text=True, timeout=120,
+                                check=False)
+        assert result.returncode == 0, result.stderr[-3000:]
+        pushed = json.loads(result.stdout.strip().splitlines()[-1])
+        assert pushed["status"] == "sent" and "Stand-in" in pushed["aiohttp"]
+        (got,) = service.wait(1)
+        assert got.refused is None and got.payload == {"title": "t"}
+    assert {"pywebpush", "py_vapid", "http_ece", "requests"} <= set(pushed["loaded"])
+    assert not {"yarl", "multidict", "frozenlist"} & set(pushed["loaded"])
+    assert allow_list.NOT_IMPORTED[0] == "aiohttp"
+
+
 def test_the_app_texts_through_twilio_s_messages_api_alone():
     """The package keeps Twilio's Api domain only (app.package.LEFT_OUT): app/sms.py is the
     one module that imports twilio, and it reaches nothing but the client's messages."""
