@@ -211,8 +211,9 @@ def test_a_dynamodb_table_made_again_under_a_running_server_stops_every_play(dyn
     from app.web import create_app
 
     monkeypatch.setattr(dynamodb, "CHECK_SECONDS", 0)  # every request reads the mark
+    # No analysis worked out ahead: its processes read the mark on their own clock (a second)
     app = create_app({"KEYS": Keys.for_tests("store"), "TESTING": True,
-                      "STORE_URL": dynamodb_url})
+                      "STORE_URL": dynamodb_url, "ANALYSIS_WORKERS": 0})
     client = app.test_client()
     made = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": [
         {"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]})
