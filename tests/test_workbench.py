@@ -127,6 +127,27 @@ def test_calibrate_scores_the_chances_against_what_happened():
     assert 0 <= stability["same_grade_with_another_seed"] <= 1
 
 
+def test_calibrate_grades_the_reviews_against_the_reference(monkeypatch):
+    from app.engine import analysis
+
+    # The reference's playouts are four times the product's: made few here, for speed.
+    monkeypatch.setattr(analysis, "REVIEW_PLAYOUTS", 10)
+    monkeypatch.setattr(analysis, "REVIEW_EXTRA", 0)
+    report = calibrate("ludo", 2, positions=0, playouts=20, decisions=2, against_reference=True)
+    stability = report["stability"]
+    assert report["positions"] == 0 and stability["decisions"] == 2
+    # Each seed's graded options, each against the reference's grade.
+    assert stability["options_against_the_reference"] >= 2 * stability["options"]
+    assert 0 <= stability["same_grade_as_the_reference"] <= 1
+    assert stability["two_grades_from_the_reference"] >= 0
+    assert stability["review_steps_per_decision"] > 0
+    from app.cli import lines
+
+    printed = lines(report).splitlines()
+    assert any(line.strip().startswith("same grade as the reference: ") for line in printed)
+    assert any(line.strip().startswith("two grades from the reference: ") for line in printed)
+
+
 def test_the_previews_bench_reports_every_figure():
     report = preview_bench("ludo", 6, games=1, positions=2)
     assert report["images"] == 2

@@ -128,6 +128,9 @@ def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, 
     cal.add_argument("--playouts", type=int, default=300)
     cal.add_argument("--decisions", type=int, default=40)
     cal.add_argument("--seed", default="1")
+    cal.add_argument("--reference", action="store_true",
+                     help="also grade the decisions against the reference: four times the "
+                     "playouts, no budget (slow: minutes per decision on 6-player boards)")
     fit = commands.add_parser("fit-evaluation", help="fit the static evaluation's weights "
                               "(app/engine/evaluation.py) to medium bot games, per board")
     fit.add_argument("--games", type=int, default=200, help="medium games per board")
@@ -169,7 +172,7 @@ def run(args):
         from workbench.calibrate import calibrate
 
         yield calibrate(args.game, args.players, args.positions, args.playouts, args.decisions,
-                        args.seed)
+                        args.seed, args.reference)
     elif command == "fit-evaluation":
         from workbench.evaluation_fit import report
 
