@@ -47,7 +47,7 @@ def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, 
                           "turn, through the API; texts: the texts a game of people by link "
                           "costs, turns with nothing to decide played for them or not; previews: drawing the link preview "
                           "images; review: a game's review ready after its last move, through "
-                          "a threaded server (workbench/review_bench.py); guesses: room-code "
+                          "the reference server (workbench/review_bench.py); guesses: room-code "
                           "guesses let through a minute by two Gunicorn workers "
                           "(workbench/guess_bench.py); fair: another table's chances during "
                           "one client's burst of analysis requests (workbench/fair_bench.py); "
@@ -59,7 +59,7 @@ def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, 
                      help="pills: taps per table (default 12); store: turns per game (default 10)")
     ben.add_argument("--think", type=float, default=1.0,
                      help="pills: seconds between the roll and the tap")
-    ben.add_argument("--every", type=float, default=3.0,
+    ben.add_argument("--every", type=float, default=5.0,
                      help="review: seconds between the people's turns")
     ben.add_argument("--games", type=int,
                      help="engine: games per table (default 100); previews: random games per "

@@ -1,14 +1,16 @@
 """Chance-to-win pills after a move, as a phone sees them: ``python -m app bench pills``.
 
-The app is served as the product runs it (``workbench.analysis_load.served``: a threaded server on
-127.0.0.1, a new SQLite store, the default analysis workers and playouts), and a 390 px phone
+The app is served as the product runs it (the reference server, workbench/reference_server.py:
+Gunicorn's two workers, a new SQLite store, the default analysis workers and playouts), and a
+390 px phone
 page in Chromium (Debian's ``chromium``, Playwright's Python package: ``pip install -e
 '.[test]'``) opens people's turns from the middle of a medium game per table, rolls, and taps a
 landing spot a second after the roll (a person looks at the board when it opens, and at the dice
 before choosing). The figure: from the tap until the answer to the page's request for the
 chances after the move is in and every seat's pill shows its number (until the move's own
 answer is in, the page still shows the previous pills), median and maximum per table, over
-``turns`` taps (turns whose roll leaves no move are passed over). The aim: 1.5 s. The page
+``turns`` taps (turns whose roll leaves no move are passed over), and the answers of 503
+("busy") the page got. The aims: 1.5 s median, 3 s at most, no 503. The page
 asks for reduced motion: a phone draws its animations itself, but here Chromium's software
 drawing would take the server's two cores.
 """
@@ -19,8 +21,9 @@ import statistics
 import sys
 import time
 
-from workbench.analysis_load import served
+from workbench.analysis_load import KEYS_LABEL
 from workbench.phone_browser import CHROMIUM, PHONE
+from workbench.reference_server import reference_server
 from workbench.review_bench import _turns, medium_game
 
 # Every pill drawn, and none waiting for its number.
@@ -64,13 +67,16 @@ def _table(browser, game: str, players: int, turns: int, think: float) -> dict:
 
     seconds: list[float] = []
     no_move = 0
-    with served() as port:
+    busy = []
+    with reference_server(KEYS_LABEL) as port:
         for link in _people_turns(game, players):
             if len(seconds) == turns or no_move > 4 * turns:
                 break
             # Still (reduced motion): here the phone's drawing would take the server's cores.
             context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
                                           reduced_motion="reduce")
+            context.on("response", lambda answer: busy.append(answer.url)
+                       if answer.status == 503 else None)
             took = _tap(context.new_page(), f"http://127.0.0.1:{port}/g/{link}#seen=1",
                         players, think)
             context.close()
@@ -81,7 +87,7 @@ def _table(browser, game: str, players: int, turns: int, think: float) -> dict:
             print(f"{game}, {players} players: tap {len(seconds)} of {turns}, {took:.2f} s",
                   file=sys.stderr, flush=True)
     return {"game": game, "players": players, "think_s": think, "taps": len(seconds),
-            "rolls_without_a_move": no_move,
+            "rolls_without_a_move": no_move, "answers_of_503": len(busy),
             "median_s": round(statistics.median(seconds), 2), "max_s": round(max(seconds), 2)}
 
 

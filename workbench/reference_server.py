@@ -20,8 +20,9 @@ from contextlib import contextmanager
 WORKERS = 2
 
 
-def serve(store_url: str, port: int) -> None:
-    """The server's process (it ends with SIGTERM, as Gunicorn does)."""
+def serve(store_url: str, port: int, keys_label: str = "reference") -> None:
+    """The server's process (it ends with SIGTERM, as Gunicorn does); its keys are
+    ``Keys.for_tests(keys_label)``, so that a bench may make its links beforehand."""
     from gunicorn.app.base import BaseApplication
 
     from app.keys import Keys
@@ -35,13 +36,13 @@ def serve(store_url: str, port: int) -> None:
                 self.cfg.set(name, value)
 
         def load(self):
-            return bench_app(Keys.for_tests("reference"), store_url, PROXY_HOPS=1)
+            return bench_app(Keys.for_tests(keys_label), store_url, PROXY_HOPS=1)
 
     Server().run()
 
 
 @contextmanager
-def reference_server():
+def reference_server(keys_label: str = "reference"):
     """The server, started and answering: yields its port; stopped afterwards."""
     with tempfile.TemporaryDirectory() as folder, socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -49,7 +50,8 @@ def reference_server():
         probe.close()
         server = subprocess.Popen(
             [sys.executable, "-c", "import sys; from workbench.reference_server import serve; "
-             "serve(sys.argv[1], int(sys.argv[2]))", f"sqlite:///{folder}/store.db", str(port)])
+             "serve(sys.argv[1], int(sys.argv[2]), sys.argv[3])", f"sqlite:///{folder}/store.db",
+             str(port), keys_label])
         try:
             _wait_for(port, server)
             yield port
