@@ -68,8 +68,10 @@ def luck_question(game) -> Question:
     steps = list(game.match.steps)
     table = [header.rules_version, [[s.color, s.joined, s.out] for s in header.seats],
              hashlib.sha256(secret).hexdigest(), steps]
-    return Question(_key("luck", header.game, header.options, table, {}), "luck", header.game,
-                    header.options, (header, secret, steps), {})
+    # ``course``: the answer holds the game's course too, so a luck kept before it had one
+    # is not given for it.
+    return Question(_key("luck", header.game, header.options, table, {"course": 1}), "luck",
+                    header.game, header.options, (header, secret, steps), {})
 
 
 def _key(kind: str, game: str, options: int, position, settings: dict) -> str:
