@@ -101,7 +101,8 @@ def _log_exception(app: Flask, exc_info) -> None:
 
 def _languages(app: Flask) -> None:
     """Flask-Babel with our catalogs; a stale catalog is compiled first where we may write
-    (development and tests: on Lambda the package already carries it)."""
+    (development and tests: on Lambda the package already carries it). Templates get
+    ``number_format()``: how the page's locale writes numbers (app/web/numbers.py)."""
     from flask_babel import Babel
 
     from app import i18n
@@ -112,3 +113,6 @@ def _languages(app: Flask) -> None:
         pass
     Babel(app, locale_selector=i18n.select_locale,
           default_translation_directories=str(i18n.TRANSLATIONS))
+    from app.web.numbers import number_format
+
+    app.jinja_env.globals["number_format"] = number_format

@@ -8,11 +8,16 @@
 // for the reviews of its moves as soon as the turn is sent (markDecision). Each answer has a
 // budget on the server: a review may leave options it couldn't reach "not graded" (the move
 // played is graded first), and a server whose analysis is full answers 503 with Retry-After,
-// which is waited out a few times before giving up.
+// which is waited out a few times before giving up. The finished game's review draws the
+// game's course (course.js: each player's chance to win turn by turn, from the luck's answer)
+// and its stats, with numbers in the page's language: the page carries Babel's decimal symbol
+// and percent pattern for its locale (game.html's #gamereview), since the figures are worked out
+// here, from the reviews as they come in.
 
 import { N_, _, lang } from "./i18n.js";
 import { allTime, countGame, fillTable } from "./alltime.js";
 import { seatLabel } from "./board.js";
+import { drawCourse, listen } from "./course.js";
 
 const GRADES = { good: N_("Good"), misstep: N_("Misstep"), blunder: N_("Blunder") };
 const TEXT = {
@@ -21,12 +26,28 @@ const TEXT = {
   progress: (done, total) => _("Reviewing the game: %(done)s of %(total)s moves",
     { done, total }),
   failed: (error) => _("The review stopped: %(error)s", { error }),
-  lost: (points) => _("%(points)s points lost", { points }),
+  lost: (points) => _("%(points)s points lost", { points: decimal(points) }),
   better: (move) => _("Better: %(move)s", { move }),
   missed: (what) => _("Missed: %(what)s", { what }),
   and: (list, last) => _("%(list)s and %(last)s", { list, last }),
-  points: (points) => _("%(points)s pts", { points }),
+  points: (points) => _("%(points)s points", { points }),
+  axis: () => _("Turns"),
+  turn: (k, total) => _("Turn %(turn)s of %(total)s", { turn: k, total }),
+  after: () => _("Chance to win after it:"),
+  nochoice: () => _("No choice between moves in this turn."),
+  bots: () => _("Bots' moves aren't graded."),
 };
+
+// Numbers as Babel writes them in the page's locale (data-decimal, data-percent on
+// #gamereview; English's without it).
+function numbers() {
+  const box = document.getElementById("gamereview");
+  return { decimal: (box && box.dataset.decimal) || ".",
+    percent: (box && box.dataset.percent) || "%(n)s%" };
+}
+const decimal = (n) => n.toFixed(1).replace(".", numbers().decimal);
+const percent = (n) => numbers().percent.replace("%(n)s", String(n));
+const signed = (n) => (n > 0 ? `+${decimal(n)}` : n < 0 ? `−${decimal(-n)}` : decimal(0));
 
 const PARALLEL = 3;  // requests at once (reviews and the luck; the pills go on their own)
 const RETRIES = 4;   // 503s (the server's analysis is full) waited out before giving up
@@ -158,11 +179,16 @@ export function reviewOf(v, step) {
     });
 }
 
-// Each player's luck over the game `v` (its link), in points of chance to win.
+// Each player's luck over the game `v` (its link), in points of chance to win, and the game's
+// course (each seat's chance to win where each turn began: the graph), from one answer.
 function luckOf(v) {
   const steps = v.turns[v.turns.length - 1][0];
-  return once(`boardpass:luck:${gameKey(v)}:${steps}`, Array.isArray,
-    async () => (await getJSON(`/api/games/${v.token}/luck`)).luck);
+  return once(`boardpass:luck:${gameKey(v)}:${steps}`,
+    (kept) => kept && Array.isArray(kept.luck) && Array.isArray(kept.course),
+    async () => {
+      const { luck, course } = await getJSON(`/api/games/${v.token}/luck`);
+      return { luck, course: course || [] };
+    });
 }
 
 // Grade a feed line (a person's move at `step` of `v`): "Reviewing…", then Good, Misstep,
@@ -196,25 +222,41 @@ export function showGameReview(v) {
   box.hidden = !v;
   if (!v || shown === v.token) return;
   shown = v.token;
+  selected = null;
   const names = v.seats.map((s) => s.name);
   countGame(v.seed, names, names[v.placed.length ? v.placed[0] : v.winner]);
   fillTable($("alltime").querySelector("tbody"), allTime(names));
   reviewGame(v);
 }
 
+let selected = null;  // the point of the graph picked (a turn), or null
+
 async function reviewGame(v) {
   const reviews = new Map();   // step -> the review of the decision there
   let luck = null;             // each seat's luck, once in
+  let course = null;           // the game's course (the graph's points), once in
   let failure = null;
   const draw = () => {
     drawStats(v, reviews, luck);
-    drawMistakes(v, reviews);
+    drawMissteps(v, reviews);
     drawProgress(v, reviews, failure);
+    drawGraph(v, reviews, course);
+    drawTurn(v, reviews, course);
   };
+  const graph = $("course");
+  if (graph && !graph.dataset.listening) {
+    graph.dataset.listening = "1";
+    listen(graph, {
+      count: () => Number(graph.dataset.points || 0),
+      current: () => selected,
+      select: (k) => { selected = k; if (redraw) redraw(); },
+    });
+  }
+  redraw = draw;
   draw();
-  // The luck first (one quick answer), then the reviews.
+  // The luck first (one quick answer: the graph with it), then the reviews.
   const jobs = [
-    luckOf(v).then((list) => { luck = list; }),
+    luckOf(v).then((answer) => { luck = answer.luck; course = answer.course; }),
     ...v.decisions.map(([step]) => reviewOf(v, step).then((r) => reviews.set(step, r))),
   ].map((job) => job.then(draw));
   const results = await Promise.allSettled(jobs);
@@ -225,24 +267,27 @@ async function reviewGame(v) {
   }
 }
 
+let redraw = null;  // draws the review on the page again (a point picked on the graph)
+
 function drawProgress(v, reviews, failure) {
   const line = $("reviewprogress");
   line.classList.toggle("error", !!failure);
   if (failure) line.textContent = TEXT.failed(failure);
   else line.textContent = TEXT.progress(reviews.size, v.decisions.length);
-  // Its line keeps its room when idle: the table below it doesn't move.
+  // It lies over the graph, which keeps its room: nothing below it moves when it goes.
   line.classList.toggle("idle", !failure && reviews.size === v.decisions.length);
 }
 
-// One row per player: [acc, blunders, missteps, missed kills, points lost, luck], each null
-// while unknown (still being reviewed). Bots' moves aren't graded ("—"), but the dice are
-// theirs as much as anyone's: their luck is shown.
+// One row per player: [accuracy, points lost per move, missteps, blunders, captures missed,
+// luck], each null while unknown (still being reviewed). Accuracy is the share of the player's
+// graded moves that were Good; the points lost per move, the mean over them of the points of
+// chance to win each gave up (docs/analysis.md, "The finished game's review"). Bots' moves
+// aren't graded ("—"), but the dice are theirs as much as anyone's: their luck is shown.
 const COLUMNS = [
-  { best: Math.max, text: (n) => `${n}%` },
+  { best: Math.max, text: (n) => percent(n) },
+  { best: Math.min, text: (n) => TEXT.points(decimal(n)) },
   { best: Math.min }, { best: Math.min }, { best: Math.min },
-  { best: Math.min, text: (n) => TEXT.points(n.toFixed(1)) },
-  { best: Math.max,
-    text: (n) => TEXT.points(n > 0 ? `+${n.toFixed(1)}` : n < 0 ? `−${(-n).toFixed(1)}` : "0.0") },
+  { best: Math.max, text: (n) => TEXT.points(signed(n)) },
 ];
 
 function playerStats(v, reviews, luck, seat) {
@@ -253,13 +298,13 @@ function playerStats(v, reviews, luck, seat) {
   if (mine.some((r) => !r)) return [...COLUMNS.slice(1).map(() => null), lucky];
   const count = (test) => mine.filter(test).length;
   const graded = count((r) => r.grade);  // moves not graded count in no column
-  const lost = Math.round(mine.reduce((sum, r) => sum + (r.loss || 0), 0) * 10) / 10;
+  const lost = mine.reduce((sum, r) => sum + (r.loss || 0), 0);
   return [
     graded ? Math.round((100 * count((r) => r.grade === "good")) / graded) : "—",
-    count((r) => r.grade === "blunder"),
+    graded ? Math.round((10 * lost) / graded) / 10 : "—",
     count((r) => r.grade === "misstep"),
+    count((r) => r.grade === "blunder"),
     count((r) => r.missed.includes("capture")),
-    lost,
     lucky,
   ];
 }
@@ -302,7 +347,7 @@ function nameCell(v, seat) {
 
 // Every misstep and blunder, in the order played: who, the move, its grade and cost, the better
 // play and what the move missed next to it.
-function drawMistakes(v, reviews) {
+function drawMissteps(v, reviews) {
   const list = $("mistakes");
   list.replaceChildren();
   for (const [step, seat] of v.decisions) {
@@ -317,17 +362,117 @@ function drawMistakes(v, reviews) {
     grade.textContent = TEXT.grade(r.grade);
     const lost = document.createElement("span");
     lost.className = "lost";
-    lost.textContent = TEXT.lost(r.loss.toFixed(1));
+    lost.textContent = TEXT.lost(r.loss);
     what.append(...seatLabel(v.seats[seat]), `: ${r.label} `, grade, " ", lost);
-    const better = document.createElement("p");
-    better.className = "better";
-    better.textContent = TEXT.better(r.best);
-    if (r.reasons.length) better.append(" · ", TEXT.missed(inWords(r.reasons)));
-    item.append(what, better);
+    item.append(what, betterLine(r));
     list.appendChild(item);
   }
   const done = reviews.size === v.decisions.length;
   $("nomistakes").hidden = !(done && !list.childElementCount);
+}
+
+// "Better: the best move · Missed: what this one missed next to it".
+function betterLine(r) {
+  const better = document.createElement("p");
+  better.className = "better";
+  better.textContent = TEXT.better(r.best);
+  if (r.reasons.length) better.append(" · ", TEXT.missed(inWords(r.reasons)));
+  return better;
+}
+
+// -- the graph, and the review of the turn picked on it --------------------------------------
+
+// Which point of the course follows the decision at `step`: the first turn to begin after it.
+function pointAfter(course, step) {
+  const k = course.findIndex(([start]) => start > step);
+  return k < 0 ? course.length - 1 : k;
+}
+
+function drawGraph(v, reviews, course) {
+  const svg = $("course");
+  if (!svg) return;
+  const box = svg.closest("figure");
+  if (box) box.classList.toggle("empty", !course || course.length < 2);
+  if (!course || course.length < 2) return;
+  const marks = [];
+  for (const [step, seat] of v.decisions) {
+    const r = reviews.get(step);
+    if (r && (r.grade === "misstep" || r.grade === "blunder")) {
+      marks.push([pointAfter(course, step), seat, r.grade]);
+    }
+  }
+  drawCourse(svg, { course, seats: v.seats, marks, selected,
+    text: { percent, axis: TEXT.axis } });
+  const legend = $("courselegend");
+  if (legend && !legend.childElementCount) {
+    legend.append(...v.seats.map((seat) => {
+      const item = document.createElement("li");
+      item.append(...seatLabel(seat));
+      return item;
+    }));
+  }
+  if (selected !== null) {
+    svg.setAttribute("aria-valuetext", `${TEXT.turn(selected, course.length - 1)}: ${
+      v.seats.map((seat, s) => `${seat.name} ${percent(course[selected][2][s])}`).join(", ")}`);
+  }
+}
+
+// The turn picked on the graph: who played it, everyone's chance to win after it, and the
+// review of each choice its player made (grade, points lost, the better move and what this one
+// missed), or why there is none.
+function drawTurn(v, reviews, course) {
+  const panel = $("turnreview");
+  if (!panel || selected === null || !course || selected >= course.length) return;
+  const [start, seat] = course[selected - 1];
+  const end = course[selected][0];
+  const head = document.createElement("p");
+  head.className = "turnhead";
+  const title = document.createElement("strong");
+  title.textContent = TEXT.turn(selected, course.length - 1);
+  head.append(title, " · ", ...seatLabel(v.seats[seat]));
+  const odds = document.createElement("p");
+  odds.className = "turnodds";
+  odds.append(TEXT.after());
+  v.seats.forEach((other, s) => {
+    const each = document.createElement("span");
+    each.append(...seatLabel(other), ` ${percent(course[selected][2][s])}`);
+    odds.append(" ", each);
+  });
+  const moves = document.createElement("ul");
+  moves.className = "turnmoves";
+  for (const [step] of v.decisions.filter(([d]) => d >= start && d < end)) {
+    const item = document.createElement("li");
+    item.dataset.step = step;
+    const r = reviews.get(step);
+    const what = document.createElement("p");
+    if (!r) {
+      what.textContent = TEXT.reviewing();
+    } else {
+      const grade = document.createElement("span");
+      grade.className = `grade ${r.grade || "ungraded"}`;
+      grade.textContent = TEXT.grade(r.grade);
+      what.append(`${r.label} `, grade);
+      if (r.grade && r.grade !== "good") {
+        const lost = document.createElement("span");
+        lost.className = "lost";
+        lost.textContent = TEXT.lost(r.loss);
+        what.append(" ", lost);
+      }
+    }
+    item.append(what);
+    if (r && r.grade && r.grade !== "good") item.append(betterLine(r));
+    moves.appendChild(item);
+  }
+  const parts = [head, odds];
+  if (moves.childElementCount) parts.push(moves);
+  else {
+    const none = document.createElement("p");
+    none.className = "hint";
+    none.textContent = v.seats[seat].bot ? TEXT.bots() : TEXT.nochoice();
+    parts.push(none);
+  }
+  panel.dataset.point = selected;
+  panel.replaceChildren(...parts);
 }
 
 function inWords(list) {
