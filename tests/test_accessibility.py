@@ -162,6 +162,10 @@ def test_a_finished_game_s_review(server, browser, lang):
     def reviewed(page):
         expect(page.locator("#gamereview")).to_be_visible()
         expect(page.locator("#stats tbody td").first).not_to_have_text("…", timeout=60_000)
+        # The graph drawn, and a turn picked on it: its review on the page too.
+        expect(page.locator("#course polyline.line")).to_have_count(2)
+        page.locator("#course").click()
+        expect(page.locator("#turnreview .turnhead")).to_be_visible()
 
     played = play_random("parcheesi", 2, "accessibility", 0, KEYS)
     url = f"{server.game_url(played.token())}?lang={lang}"

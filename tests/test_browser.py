@@ -1887,27 +1887,30 @@ def test_a_finished_game_reviews_every_move_with_stats_gold_leaders_and_all_time
     expect(box.locator("#nomistakes")).to_be_visible() if not wrong else None
 
     # The stats: the people's from their graded moves, the bot's "—"; gold leads each column.
+    # Accuracy, points lost per move, Missteps, Blunders, captures missed, luck.
     rows = [[cell.strip() for cell in row.locator("td").all_text_contents()]
             for row in box.locator("#stats tbody tr").all()]
     luck = server.api(f"/api/games/{token}/luck")[1]["luck"]
     assert rows[2][:5] == ["—"] * 5  # the bot's moves aren't graded; its dice have luck
     # In points, with the unit; luckier than average with a plus sign.
-    assert all(re.fullmatch(r"[+−]?\d+\.\d pts", row[5]) for row in rows), rows
-    assert [float(row[5][:-4].replace("−", "-").lstrip("+")) for row in rows] == luck
+    assert all(re.fullmatch(r"[+−]?\d+\.\d points", row[5]) for row in rows), rows
+    assert [float(row[5][:-7].replace("−", "-").lstrip("+")) for row in rows] == luck
     for seat in (0, 1):
         mine = [reviews[step] for step, s in decisions if s == seat]
         good = sum(r["grade"] == "good" for r in mine)
-        assert rows[seat][:5] == [
-            f"{round(100 * good / len(mine))}%",
-            str(sum(r["grade"] == "blunder" for r in mine)),
+        assert rows[seat][0] == f"{round(100 * good / len(mine))}%"
+        assert re.fullmatch(r"\d+\.\d points", rows[seat][1]), rows[seat]
+        per_move = sum(r["loss"] for r in mine) / len(mine)
+        assert abs(float(rows[seat][1][:-7]) - per_move) <= 0.05 + 1e-9, (rows[seat], per_move)
+        assert rows[seat][2:5] == [
             str(sum(r["grade"] == "misstep" for r in mine)),
-            str(sum("capture" in r["missed"] for r in mine)),
-            f"{round(sum(r['loss'] for r in mine), 1):.1f} pts"]
+            str(sum(r["grade"] == "blunder" for r in mine)),
+            str(sum("capture" in r["missed"] for r in mine))]
     leads = box.locator("#stats td.lead")
     assert leads.count() >= 1
     best = [max, min, min, min, min, max]
     # Among the figures a column has: the people's, and the bot's luck.
-    numbers = [{i: float(re.sub(r"[%+]| pts", "", row[c]).replace("−", "-"))
+    numbers = [{i: float(re.sub(r"[%+]| points", "", row[c]).replace("−", "-"))
                 for i, row in enumerate(rows) if row[c] != "—"} for c in range(6)]
     for row_index, row in enumerate(box.locator("#stats tbody tr").all()):
         for c, cell in enumerate(row.locator("td").all()):
@@ -1923,8 +1926,8 @@ def test_a_finished_game_reviews_every_move_with_stats_gold_leaders_and_all_time
     card = box.locator("#stats tbody tr").first
     labels = [card.locator("td").nth(c).evaluate(
         "(td) => getComputedStyle(td, '::before').content") for c in range(6)]
-    assert labels == ['"Acc"', '"Blunders"', '"Mistakes"', '"Missed kills"', '"Lost to moves"',
-                      '"Luck"']
+    assert labels == ['"Accuracy"', '"Lost per move"', '"Missteps"', '"Blunders"',
+                      '"Captures missed"', '"Luck"']
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     for cell in card.locator("td, th").all():
         box_ = cell.bounding_box()
@@ -1947,6 +1950,121 @@ def test_a_finished_game_reviews_every_move_with_stats_gold_leaders_and_all_time
     expect(page.locator("#alltimebox")).to_be_visible()
     assert all_time(page) == expected
     shot(page, "all-time-home")
+
+
+def reviewed_game(server) -> tuple[str, list, dict, list]:
+    """``finished_with_a_bot``'s link, its decisions, each one's review (asked here, so the page
+    finds them kept) and the game's course (``/luck``)."""
+    token = finished_with_a_bot().token()
+    decisions = server.api(f"/api/games/{token}")[1]["decisions"]
+    reviews = {}
+    for step, _ in decisions:
+        review = server.api(REVIEWS.format(token=token, step=step))[1]
+        reviews[step] = review["options"][review["played"]] | {
+            "best": review["options"][review["best"]]["label"]}
+    return token, decisions, reviews, server.api(f"/api/games/{token}/luck")[1]["course"]
+
+
+def point_after(course: list, step: int) -> int:
+    """The graph's point after the turn of the decision at ``step``."""
+    return next((k for k, (start, _, _) in enumerate(course) if start > step), len(course) - 1)
+
+
+def tap_point(page, k: int, points: int) -> None:
+    """Tap the graph where its point ``k`` of ``points`` lies (course.js's layout)."""
+    box = page.locator("#course").bounding_box()
+    unit = box["width"] / 320
+    page.touchscreen.tap(box["x"] + unit * (34 + 278 * k / (points - 1)),
+                         box["y"] + box["height"] / 2)
+
+
+def test_the_review_s_graph_draws_each_player_s_chance_and_a_tap_opens_that_turn_s_review(
+        server, phone):
+    token, decisions, reviews, course = reviewed_game(server)
+    names, colors = ["Ana", "Ben", "Bot"], ["red", "blue", "green"]
+    page = phone(width=360)
+    page.goto(server.game_url(token))
+    graph = page.locator("#course")
+    # The whole review in (every review kept on the server by now, as in the test above).
+    expect(page.locator("#stats td", has_text="…")).to_have_count(0, timeout=10_000)
+    expect(page.locator("#reviewprogress")).to_be_hidden()
+    # One line per player, in their color, through every turn's start and the end.
+    lines = graph.locator("polyline.line")
+    expect(lines).to_have_count(3)
+    fill = {"red": "rgb(211, 58, 44)", "blue": "rgb(42, 111, 219)", "green": "rgb(42, 157, 75)"}
+    for seat, line in enumerate(lines.all()):
+        assert line.get_attribute("data-seat") == str(seat)
+        assert colors[seat] in line.get_attribute("class").split()
+        assert line.evaluate("(l) => getComputedStyle(l).stroke") == fill[colors[seat]]
+        assert len(line.get_attribute("points").split()) == len(course)
+    assert len(course) == len(server.api(f"/api/games/{token}")[1]["turns"])
+    assert course[-1][2][server.api(f"/api/games/{token}")[1]["winner"]] == 100
+    # Each Misstep and Blunder marked on its player's line, after its turn.
+    wrong = [(step, seat) for step, seat in decisions if reviews[step]["grade"] in
+             ("misstep", "blunder")]
+    expect(graph.locator(".mark")).to_have_count(len(wrong))
+    # Nothing wider than the phone; the graph right under the heading (no empty line between).
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    heading = page.locator("#gamereview-title").bounding_box()
+    figure = page.locator("#gamereview figure").bounding_box()
+    assert figure["y"] - (heading["y"] + heading["height"]) < 12, (heading, figure)
+    assert graph.bounding_box()["width"] >= 300
+
+    # A tap on a point: that turn's review (who played, everyone's chance after it, each of
+    # the choices made in it with its grade, and for a Misstep or a Blunder the better move).
+    step, seat = wrong[0] if wrong else decisions[0]
+    k = point_after(course, step)
+    tap_point(page, k, len(course))
+    panel = page.locator("#turnreview")
+    expect(panel).to_have_attribute("data-point", str(k))
+    assert graph.get_attribute("aria-valuenow") == str(k)
+    text = panel.text_content()
+    assert f"Turn {k} of {len(course) - 1}" in text and names[seat] in text
+    r = reviews[step]
+    assert r["label"] in text and r["grade"].capitalize() in text
+    if r["grade"] != "good":
+        assert f"{r['loss']:.1f} points lost" in text and f"Better: {r['best']}" in text
+    for name, chance in zip(names, course[k][2]):
+        assert f"{name} {chance}%" in text
+    expect(panel.locator(f"li[data-step='{step}']")).to_be_visible()
+    expect(graph.locator(".cursor circle")).to_have_count(3)
+    shot(page, "review-graph-phone")
+    # The arrow keys move along the turns: the graph is a slider.
+    graph.focus()
+    page.keyboard.press("ArrowRight")
+    expect(panel).to_have_attribute("data-point", str(min(k + 1, len(course) - 1)))
+    page.keyboard.press("Home")
+    expect(panel).to_have_attribute("data-point", "1")
+    assert graph.get_attribute("aria-valuetext").startswith(f"Turn 1 of {len(course) - 1}: Ana ")
+
+
+def test_the_review_s_numbers_are_written_as_spanish_writes_them(server, phone):
+    token, decisions, reviews, course = reviewed_game(server)
+    page = phone(width=360)
+    page.goto(server.game_url(token) + "?lang=es")
+    box = page.locator("#gamereview")
+    expect(box.locator("#stats td", has_text="…")).to_have_count(0, timeout=10_000)
+    rows = [[cell.strip() for cell in row.locator("td").all_text_contents()]
+            for row in box.locator("#stats tbody tr").all()]
+    # Babel's Spanish: a decimal comma, "puntos", and a space before the percent sign.
+    for row in rows[:2]:
+        assert re.fullmatch(r"\d+\u00a0%", row[0]), row
+        assert re.fullmatch(r"\d+,\d puntos", row[1]), row
+    assert all(re.fullmatch(r"[+−]?\d+,\d puntos", row[5]) for row in rows), rows
+    labels = box.locator("#stats thead th").all_text_contents()
+    assert labels == ["Jugador", "Precisión", "Cedido por jugada", "Imprecisiones",
+                      "Errores graves", "Capturas no hechas", "Suerte"]
+    axis = box.locator("#course .ylabel").all_text_contents()
+    assert axis == ["0\u00a0%", "50\u00a0%", "100\u00a0%"]
+    step, seat = decisions[0]
+    tap_point(page, point_after(course, step), len(course))
+    expect(box.locator("#turnreview")).to_contain_text(f"Turno {point_after(course, step)} de ")
+    wrong = [step for step, _ in decisions if reviews[step]["grade"] != "good"]
+    if wrong:
+        loss = f"{reviews[wrong[0]]['loss']:.1f}".replace(".", ",")
+        expect(box.locator(f"#mistakes li[data-step='{wrong[0]}']")).to_contain_text(
+            f"{loss} puntos perdidos")
+    shot(page, "es-review-graph-phone")
 
 
 @pytest.mark.parametrize("width", WIDTHS)

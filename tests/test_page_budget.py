@@ -84,11 +84,15 @@ def test_a_game_page_does_not_move_once_drawn(server, browser, game, players, la
 
 
 def test_a_finished_game_s_review_does_not_move_once_drawn(server, browser):
+    """The review with its graph: drawn in the room its viewBox keeps (nothing moves), and
+    within the scripts' and styles' budget."""
     figures = visit(browser, server.game_url(play_random("parcheesi", 2, "budget", 0,
                                                          KEYS).token()), "review")
     expect(figures["page"].locator("#gamereview")).to_be_visible()
+    expect(figures["page"].locator("#course polyline.line")).to_have_count(2)
     assert figures["shift"] < 0.05, figures
     assert figures["first_paint_ms"] < 1000, figures
+    assert 0 < figures["kb"] < 100, figures
 
 
 @pytest.mark.parametrize("path", ["/", "/rules/parcheesi", "/rules/ludo", "/whats-new"])
