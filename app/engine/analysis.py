@@ -29,23 +29,19 @@ caution: see ``docs/analysis.md``)::
 
     loss = max(0, 100 * (d - Z * s / sqrt(n)))      Z = 2.33
 
-in points of chance to win: 10 or more is a Blunder, 3 to under 10 a Misstep, under 3 Good,
-but only when the loss's estimate, ``100 * d``, is under 10 as well (``judge``; the estimate
-plus ``CEILING_Z`` standard errors): a move measured to lose a Blunder's points is never called
-Good, however wide its interval; it is a Misstep. A move is thus flagged a Blunder only when
-even the favourable end of the estimate says it cost 10 points. (Good only when the
-unfavourable end, ``100 * (d + Z * s / sqrt(n))``, is under 10 was measured and rejected: with
-the few hundred playouts the budget affords, most Good moves' intervals reach 10 points, and
-it called them Missteps where the reference calls them Good: ``docs/analysis.md``.)
-A close call, an option whose grade would differ were it graded on the estimate ``d`` alone
-(so that more playouts could change it), gets them: batches of ``REVIEW_BATCH`` for it and the
-best option, up to ``extra`` more in all. Unless they would be futile: if, with the interval
-narrowed as far as the whole budget would narrow it (and the estimate moved one standard error
-towards its own grade), the grade would stay as it is, the option keeps its grade now. (Options
-about as good as the best, whose estimate is under 3, need no more: they are Good either
-way.) The best option is itself picked from the same
-playouts, which makes the others' losses look slightly smaller, never larger: the cautious side
-again.
+in points of chance to win: under 3 is Good, 3 to under 10 a Misstep, 10 or more a Blunder. A
+move is thus flagged only when even the favourable end of the estimate says it cost something.
+A close call, an option whose interval between the cautious end and the estimate,
+``[d - Z * s / sqrt(n), d]``, holds a grade boundary (3 or 10 points), so that more playouts
+could change its grade, gets them: batches of ``REVIEW_BATCH`` for it and the best option, up
+to ``extra`` more in all. Unless they would be futile: if, with the interval narrowed as far
+as the whole budget would narrow it (and one standard error to spare), the cautious end would
+still stay on its side of the boundary, the option keeps its grade now; but never while the
+interval ``d ± Z * s / sqrt(n)`` reaches from Good to Blunder (graded Good now, another seed
+could call the move a Blunder). (Options about as good as the best, whose interval straddles 0
+only, need no more: they are Good either way.) The
+best option is itself picked from the same playouts, which makes the others' losses look
+slightly smaller, never larger: the cautious side again.
 
 **Budget** (``BUDGET``): an answer's playouts play that many steps at most, whatever the
 decision's width or the games' length; a count, not a clock, so the same position still always
@@ -70,7 +66,7 @@ from .text import N_
 
 # The answers' version: a stored answer (the store keeps each for good, keyed by the position
 # and this) is asked again once the method or its settings change. Bump it with them.
-VERSION = 5
+VERSION = 4
 PLAYOUTS = 300  # chance to win
 # A chance to win's playouts stop after this many rounds (each seat's turn once) and take the
 # static evaluation's word for the rest: as near the truth as 300 played to the end, in 55 to
@@ -80,11 +76,6 @@ REVIEW_PLAYOUTS = 200  # each option of a reviewed decision, at first
 REVIEW_EXTRA = 600  # at most this many more for a close call
 REVIEW_BATCH = 200
 Z = 2.33  # one-sided 99%
-# A Good move's loss, measured at its estimate plus this many standard errors, must be under 10
-# points too: a move measured to lose a Blunder's points is never Good (0: the estimate itself;
-# Z, the unfavourable end of the interval, called too many moves the reference finds Good
-# Missteps: docs/analysis.md, "Checking it").
-CEILING_Z = 0.0
 # The most steps (rolls, moves, claims) the playouts of one answer (a chance to win, a review)
 # may play, whatever the game and the decision's width: 1 to 1.8 s on one core, compiled (a
 # step costs 4 to 7 microseconds, Parcheesi's most), so about 3 s at most when the machine
@@ -95,7 +86,6 @@ MIN_PLAYOUTS = 20  # the fewest playouts an option is graded from; also the revi
 COMPARED = 3  # options a review's budget always affords: the move played, medium's favourites
 
 GOOD, MISSTEP, BLUNDER = "good", "misstep", "blunder"
-RANKS = {GOOD: 0, MISSTEP: 1, BLUNDER: 2}
 GRADE_LABELS = {GOOD: N_("Good"), MISSTEP: N_("Misstep"), BLUNDER: N_("Blunder")}
 MISSTEP_POINTS, BLUNDER_POINTS = 3.0, 10.0
 
@@ -256,11 +246,9 @@ class Option:
     ``index``: its place in the canonical legal list; ``chance``: the mover's chance to win
     after it (0..1); ``loss``: points of chance to win given up against the best option, on the
     cautious end of the estimate (0 for the best); ``estimate``: the same, as measured (the
-    middle of the interval); ``grade``: ``GOOD``, ``MISSTEP`` or ``BLUNDER``, judged on both
-    ends (``judge``: a Misstep may have a ``loss`` under 3, when its ``estimate`` is 10 points or
-    more); ``missed``: what it missed against the best, as keys (``capture``,
-    ``home``...: ``REASONS``) and ``reasons`` the same in a player's words (translatable texts);
-    ``playouts``: games played out for it.
+    middle of the interval); ``grade``: ``GOOD``, ``MISSTEP`` or ``BLUNDER``; ``missed``: what
+    it missed against the best, as keys (``capture``, ``home``...: ``REASONS``) and ``reasons``
+    the same in a player's words (translatable texts); ``playouts``: games played out for it.
     An option the budget left fewer than ``MIN_PLAYOUTS`` games for is not graded: its
     ``chance``, ``loss``, ``estimate`` and ``grade`` are None (``graded`` False).
     """
@@ -281,22 +269,8 @@ class Option:
 
 
 def grade(loss: float) -> str:
-    """The grade of a move that gives up exactly ``loss`` points of chance to win."""
+    """The grade of a move that gives up ``loss`` points of chance to win."""
     return GOOD if loss < MISSTEP_POINTS else MISSTEP if loss < BLUNDER_POINTS else BLUNDER
-
-
-def judge(low: float, high: float) -> str:
-    """The grade of a move whose loss, in points, is ``low`` at the favourable end of its
-    interval and ``high`` at its estimate (plus ``CEILING_Z`` standard errors): a Blunder when
-    even ``low`` is 10 or more, Good when ``low`` is under 3 and ``high`` under 10, else a
-    Misstep. A move measured to lose a Blunder's points is never Good.
-
-    >>> judge(0.5, 7.0), judge(0.5, 12.0), judge(4.0, 8.0), judge(10.0, 25.0)
-    ('good', 'misstep', 'misstep', 'blunder')
-    """
-    if low >= BLUNDER_POINTS:
-        return BLUNDER
-    return GOOD if low < MISSTEP_POINTS and high < BLUNDER_POINTS else MISSTEP
 
 
 def review(rules, state, seed: int | None = None, playouts: int = REVIEW_PLAYOUTS,
@@ -389,13 +363,13 @@ def counted_review(rules, state, seed: int | None = None, playouts: int = REVIEW
 def _graded(rules, state, moves: list, wins: list[bytearray], i: int, best: int) -> Option:
     """Option ``i`` graded against the ``best``."""
     if i == best:
-        middle = half = 0.0
+        low = middle = 0.0
     else:
         middle, half = _difference(wins[best], wins[i])
+        low = max(0.0, middle - half)
     won = wins[i]
-    graded = Option(i, sum(won) / len(won), round(100 * max(0.0, middle - half), 2),
-                    round(100 * max(0.0, middle), 2), _judged(middle, half), i == best,
-                    len(won))
+    graded = Option(i, sum(won) / len(won), round(100 * low, 2),
+                    round(100 * max(0.0, middle), 2), grade(100 * low), i == best, len(won))
     if graded.grade != GOOD:
         graded.missed = missed(rules, state, moves[i], moves[best])
         graded.reasons = [REASONS[rules.name][key] for key in graded.missed]
@@ -430,27 +404,29 @@ def _difference(best: bytearray, other: bytearray) -> tuple[float, float]:
     return mean, Z * math.sqrt(variance / n)
 
 
-def _judged(middle: float, half: float) -> str:
-    """The grade of a loss measured at ``middle`` with the interval's half-width ``half`` (shares,
-    as ``_difference`` gives them)."""
-    return judge(100 * max(0.0, middle - half), 100 * max(0.0, middle + half * CEILING_Z / Z))
+def _good_or_blunder(middle: float, half: float) -> bool:
+    """Does the interval ``middle ± half`` (a share, as ``_difference`` gives it) reach from
+    Good to Blunder? Graded on its cautious end the move would be Good, yet the playouts can't
+    rule out a Blunder, which another seed could call it."""
+    return grade(100 * max(0.0, middle - half)) == GOOD and grade(100 * (middle + half)) == BLUNDER
 
 
 def _close(best: bytearray, other: bytearray, budget: int) -> bool:
-    """Is ``other``'s grade a close call: would it differ were it graded on the estimate alone
-    (``grade(middle)``, what ever more playouts tend to), and could ``budget`` playouts change
-    it? They narrow the interval by ``sqrt(n / budget)``: if even then, with the estimate
-    moved one standard error towards its own grade, the grade would stay as it is, more
-    playouts are futile. Among close calls: a Good move whose estimate is a Misstep, and a
-    Misstep whose estimate is a Blunder's (more playouts may make it one)."""
+    """Is ``other``'s grade a close call: would its grade differ were it graded on the
+    estimate rather than on the cautious end (a grade boundary lies between the two), and
+    could ``budget`` playouts change it? They narrow the interval by ``sqrt(n / budget)``:
+    if even then (and a standard error to spare) the cautious end would stay on this side of
+    the boundary, more playouts are futile. Never futile while the interval reaches from Good
+    to Blunder (``middle ± half``): graded Good on so few playouts, another seed could call the
+    same move a Blunder, and a player asking twice must never hear that."""
     middle, half = _difference(best, other)
-    now = _judged(middle, half)
-    towards = RANKS[grade(100 * max(0.0, middle))] - RANKS[now]
-    if towards == 0:
+    if _good_or_blunder(middle, half):
+        return True
+    low = grade(100 * max(0.0, middle - half))
+    if low == grade(100 * max(0.0, middle)):
         return False
     narrowed = half * math.sqrt(min(len(best), len(other)) / budget)
-    spare = narrowed / Z if towards > 0 else -narrowed / Z
-    return _judged(middle + spare, narrowed) != now
+    return grade(100 * max(0.0, middle - narrowed + narrowed / Z)) != low
 
 
 # -- what a move missed ----------------------------------------------------------------------------
