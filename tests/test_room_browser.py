@@ -29,7 +29,7 @@ from playwright.sync_api import expect  # noqa: E402
 
 from browser_support import (  # noqa: E402
     ARTIFACTS, CHROMIUM, PHONE, WATCH_PIECES_JS, Monitor, dice, enter_then_move,
-    find_seed, new_game, progress_grid, shot)
+    find_seed, ludo_last_turn, new_game, progress_grid, shot)
 
 
 pytestmark = [pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
@@ -928,3 +928,26 @@ def test_the_host_leaves_another_phone_hosts_and_the_last_to_leave_closes_the_ro
     later.monitor.allow(f"/r/{code}", 404)
     later.goto(f"{server.url}/r/{code}")
     expect(later.locator("main")).to_contain_text(f"Room {code} is closed: everyone left.")
+
+
+# -- the end of a room's game --------------------------------------------------------------
+
+def test_a_finished_room_shows_the_games_review_as_a_link_game_does(server, phone):
+    game, seat, steps = ludo_last_turn(3, players=2)
+    made = post(server, f"/api/games/{game.token()}/room", {"seat": seat}, 201)
+    code, credential = made["room"]["code"], made["you"]["credential"]
+    view = made
+    for step in steps:  # the last turn, step by step as the phone would send it
+        view = post(server, f"/api/rooms/{code}/steps", {
+            "version": view["room"]["version"], "credential": credential, "steps": [step]})
+    assert view["phase"] == "over"
+    page = phone()
+    page.goto(f"{server.url}/r/{code}#c={urllib.parse.quote(credential)}")
+    review = page.locator("#gamereview")
+    expect(review).to_be_visible()
+    expect(review.locator("#course polyline.line")).to_have_count(2)  # a line per player
+    expect(review.locator("#courselegend li")).to_have_count(2)
+    expect(review.locator("#stats tbody tr")).to_have_count(2)
+    expect(page.locator("#reviewprogress")).to_contain_text(
+        f"of {len(view['decisions'])} moves")
+    shot(page, "room-6-game-review")

@@ -39,8 +39,11 @@ def medium_game(game: str, players: int, number: int):
     options = table_options(game, players)
     seats = [seat if i < PEOPLE else replace(seat, bot=MEDIUM)
              for i, seat in enumerate(demo_seats(game, players, options))]
+    # By hand: the benches send every person's turn themselves, forced ones too (the server
+    # playing those would leave the next turn's link behind the game).
     played = Game.new(game, seats, Keys.for_tests(KEYS_LABEL),
-                      seed=simulation_seed("bench/review", number), options=options)
+                      seed=simulation_seed("bench/review", number), options=options,
+                      by_hand=True)
     played.play_bots()
     while not played.over:
         match = played.match

@@ -5,7 +5,7 @@
 
 import { Board, sleep } from "./board.js";
 import { _, lang } from "./i18n.js";
-import { chancesAt, showChances } from "./review.js";
+import { chancesAt, showChances, showGameReview } from "./review.js";
 import { soundSwitch } from "./motion.js";
 import {
   HOP_MS, TEXT, addFeed, colorOf, isBot, knock, nameOf, offerMoves, replay, rollDice, said, say,
@@ -412,6 +412,7 @@ function render() {
   }
   const mine = seat !== null && v.turn === seat && v.phase !== "over";
   pills(v, v.steps);
+  showGameReview(v.phase === "over" ? v : null);  // as a link game's page shows it at the end
   showDice(v.last_roll || [], v.pool);
   $("roll").hidden = !(mine && (v.phase === "roll" || v.phase === "claim"));
   $("choices").hidden = true;
