@@ -117,6 +117,19 @@ def _setting(config, name: str, default: int) -> int:
     return default if value is None else value
 
 
+# A finished game's page asks for this many reviews at once where every request has an
+# instance of its own (Lambda): many instances share one game's review.
+AT_ONCE_WITHOUT_WORKERS = 8
+
+
+def at_once(config) -> int:
+    """How many of a finished game's reviews its page asks for at once: on a server with its
+    own analysis workers, one client's share of a process's places (so that one table alone is
+    never refused a place: docs/analysis.md); without them (Lambda), ``AT_ONCE_WITHOUT_WORKERS``."""
+    workers = analysts(config)
+    return workers.share if workers.workers else AT_ONCE_WITHOUT_WORKERS
+
+
 def ahead(game: Game, since: int, config, now: float) -> int:
     """Queue what the pages will ask for from step ``since`` on (the reviews of people's
     decisions, for the feed and the finished game's review, then the chances where the next

@@ -331,3 +331,19 @@ def test_luck_so_far_changes_as_the_game_goes_on(fast, finished):
     full = fast.get(f"/api/games/{finished.token()}/luck").json
     assert half["step"] == steps // 2 < full["step"] == steps
     assert sum(half["rolls"]) < sum(full["rolls"])
+
+
+def test_a_finished_games_page_asks_for_as_many_reviews_at_once_as_one_client_may_hold(fast,
+                                                                                      finished):
+    """On a server with analysis workers, the page asks one client's share of a process's
+    places at once (one table alone is never refused); without (Lambda), more: each request
+    has an instance of its own."""
+    import re
+
+    config = fast.application.config
+    page = fast.get(f"/g/{finished.token()}").get_data(as_text=True)
+    at_once = int(re.search(r'data-at-once="(\d+)"', page).group(1))
+    assert at_once == review.at_once(config)
+    assert review.at_once({**config, "ANALYSIS_WORKERS": 1, "ANALYSIS_WAITING": 2}) == \
+        review.Analysts(1, 2).share == 2
+    assert review.at_once({**config, "ANALYSIS_WORKERS": 0}) == review.AT_ONCE_WITHOUT_WORKERS

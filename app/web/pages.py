@@ -106,6 +106,14 @@ def titles():
     return {"titles": TITLES}
 
 
+@bp.app_context_processor
+def reviews_at_once():
+    """How many reviews a finished game's page asks for at once (``review.at_once``)."""
+    from app import review
+
+    return {"reviews_at_once": review.at_once(current_app.config)}
+
+
 def _home(form=None, error=None):
     lang = i18n.page_lang()
     tables = [{"game": game, "title": TITLES[game], "prefix": FIELD_PREFIX[game],

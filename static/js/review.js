@@ -49,7 +49,10 @@ const decimal = (n) => n.toFixed(1).replace(".", numbers().decimal);
 const percent = (n) => numbers().percent.replace("%(n)s", String(n));
 const signed = (n) => (n > 0 ? `+${decimal(n)}` : n < 0 ? `−${decimal(-n)}` : decimal(0));
 
-const PARALLEL = 3;  // requests at once (reviews and the luck; the pills go on their own)
+// Requests at once (reviews and the luck; the pills go on their own): as many as the server
+// says (#gamereview's data-at-once: one client's share of its analysis places, or more on
+// Lambda, where each request has an instance of its own).
+const PARALLEL = Number(document.getElementById("gamereview")?.dataset.atOnce) || 2;
 const RETRIES = 4;   // 503s (the server's analysis is full) waited out before giving up
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
