@@ -442,13 +442,7 @@ def notice(mover: str | None, name: str, title: str, url: str, tag: str, lang: s
     if mover is not None:
         moved = shown_name(mover) or translate(N_("A player"), lang)
         parts.append(Text("%(moved)s moved.", moved=moved))
-    no_move = [n for n in map(shown_name, news.no_move) if n]
-    only_move = [n for n in map(shown_name, news.only_move) if n]
-    if no_move:
-        parts.append(Text("%(names)s had no move.", names=listed(no_move)))
-    if only_move:
-        parts.append(Text("%(names)s had one move only, played for them.",
-                          names=listed(only_move)))
+    parts += news.others(shown_name)
     if news.rolled:
         parts.append(Text("You rolled %(dice)s.", dice=listed([str(n) for n in news.rolled])))
     body = " ".join(translate(part, lang) for part in parts) or \

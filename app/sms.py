@@ -179,14 +179,7 @@ def turn_message(mover: str | None, next_name: str, url: str, game_title: str = 
         else:
             turn = Text("Your turn in Boardpass, %(who)s: %(link)s", who=who, link=link) \
                 if who else Text("Your turn in Boardpass: %(link)s", link=link)
-    parts = [lead]
-    no_move = [name for name in map(_clean_name, news.no_move) if name]
-    only_move = [name for name in map(_clean_name, news.only_move) if name]
-    if no_move:
-        parts.append(Text("%(names)s had no move.", names=listed(no_move)))
-    if only_move:
-        parts.append(Text("%(names)s had one move only, played for them.",
-                          names=listed(only_move)))
+    parts = [lead, *news.others(_clean_name)]
     # Translations are written in GSM-7 (Spanish without á, í, ó, ú: tests/test_sms.py checks).
     return " ".join(translate(part, lang) for part in [*parts, turn])
 
@@ -200,6 +193,19 @@ class Handoff:
     no_move: list[str] = field(default_factory=list)
     only_move: list[str] = field(default_factory=list)
     rolled: tuple[int, ...] = ()
+
+    def others(self, shown) -> list[Text]:
+        """What the turns played for the others did, in a player's words, their names as
+        ``shown(name)`` writes them (blank: left out)."""
+        said = []
+        no_move = [name for name in map(shown, self.no_move) if name]
+        only_move = [name for name in map(shown, self.only_move) if name]
+        if no_move:
+            said.append(Text("%(names)s had no move.", names=listed(no_move)))
+        if only_move:
+            said.append(Text("%(names)s had one move only, played for them.",
+                             names=listed(only_move)))
+        return said
 
 
 def _clean_name(name: str) -> str:

@@ -15,6 +15,7 @@ import pytest
 from app import i18n, link
 from app.keys import Keys
 from app.play import Game
+from api_support import turn_steps
 
 KEYS = Keys.for_tests("languages")
 TEMPLATES = Path(__file__).resolve().parents[1] / "app" / "web" / "templates"
@@ -31,19 +32,6 @@ def create(client, game="ludo", players=LUDO, **body):
 
 def lang_of(token: str) -> str:
     return Game.from_token(token, KEYS).header.lang
-
-
-def turn(client, view):
-    """Roll and take the first legal move until the turn is over: the steps, the last view."""
-    seat, steps = view["turn"], []
-    while True:
-        steps.append("roll" if view["phase"] == "roll" else
-                     {k: view["legal"][0][k] for k in ("from", "to", "values")})
-        after = client.post(f"/api/games/{view['token']}/moves",
-                            json={"seat": seat, "steps": steps}).json
-        if after["turn_over"]:
-            return steps, after
-        view = dict(after, token=view["token"])
 
 
 # -- the table's language: chosen at creation, carried in the link ---------------------------
@@ -80,7 +68,7 @@ def test_move_labels_come_in_the_table_s_language_or_the_one_asked_for(client):
     rolled = client.post(f"/api/games/{made['token']}/moves",
                          json={"seat": made["turn"], "steps": ["roll"]}).json
     while rolled["phase"] != "move":  # no 6 yet: Ludo waits for one; pass the turn on
-        steps, _ = turn(client, made)
+        steps, _ = turn_steps(client, made)
         made = client.post(f"/api/games/{made['token']}/turn",
                            json={"seat": made["turn"], "steps": steps}).json
         rolled = client.post(f"/api/games/{made['token']}/moves",
@@ -98,18 +86,18 @@ def test_move_labels_come_in_the_table_s_language_or_the_one_asked_for(client):
 def test_the_turn_can_change_the_table_s_language_for_the_next_link(client):
     made = create(client, game="parcheesi", players=[{"name": "Ana", "color": "yellow"},
                                                      {"name": "Ben", "color": "red"}])
-    steps, _ = turn(client, made)
+    steps, _ = turn_steps(client, made)
     nxt = client.post(f"/api/games/{made['token']}/turn",
                       json={"seat": made["turn"], "steps": steps, "lang": "es"}).json
     assert nxt["lang"] == "es" and lang_of(nxt["token"]) == "es"
     assert "hizo su jugada. Te toca en Boardpass" in nxt["message"]["text"]
     # The next turn without "lang" keeps it.
-    steps, _ = turn(client, nxt)
+    steps, _ = turn_steps(client, nxt)
     later = client.post(f"/api/games/{nxt['token']}/turn",
                         json={"seat": nxt["turn"], "steps": steps}).json
     assert later["lang"] == "es"
     bad = client.post(f"/api/games/{later['token']}/turn",
-                      json={"seat": later["turn"], "steps": turn(client, later)[0], "lang": "de"})
+                      json={"seat": later["turn"], "steps": turn_steps(client, later)[0], "lang": "de"})
     assert bad.status_code == 400
 
 
@@ -184,7 +172,7 @@ def test_a_failed_text_is_explained_in_the_table_s_language(client, twilio):
     from dataclasses import replace
     game = Game(replace(game.header, lang="es"), game.match, KEYS)
     view = client.get(f"/api/games/{game.token()}").json
-    steps, _ = turn(client, view)
+    steps, _ = turn_steps(client, view)
     nxt = client.post(f"/api/games/{view['token']}/turn",
                       json={"seat": view["turn"], "steps": steps}).json
     assert nxt["message"]["status"] == "failed"

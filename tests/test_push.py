@@ -15,6 +15,7 @@ import pytest
 from app import link
 from app.keys import Keys
 from app.play import Game
+from api_support import whole_turn
 from app.push import (KEEP_DAYS, BadSubscription, Pusher, Subscription, Subscriptions,
                       endpoint_refused, notice, parse_subscription, public_key)
 from app.sms import Handoff
@@ -46,18 +47,6 @@ def phones(app):
     ana.set_cookie("device", "anas-phone")
     ben.set_cookie("device", "bens-phone")
     return ana, ben
-
-
-def whole_turn(client, view) -> list:
-    seat, steps = view["turn"], []
-    while True:
-        steps.append("roll" if view["phase"] == "roll" else
-                     {k: view["legal"][0][k] for k in ("from", "to", "values")})
-        after = client.post(f"/api/games/{view['token']}/moves",
-                            json={"seat": seat, "steps": steps}).json
-        if after["turn_over"]:
-            return steps
-        view = dict(after, token=view["token"])
 
 
 def turn(client, view) -> dict:

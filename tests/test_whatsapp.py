@@ -14,6 +14,7 @@ import pytest
 from app import link
 from app.keys import Keys
 from app.play import Game
+from api_support import whole_turn
 
 KEYS = Keys.for_tests("whatsapp")
 WA_FROM = "whatsapp:+14155238886"
@@ -39,18 +40,6 @@ def game_with(client, ben_whatsapp=True, lang="en", seed=bytes(8)) -> dict:
         view = client.post(f"/api/games/{view['token']}/turn",
                            json={"seat": view["turn"], "steps": whole_turn(client, view)}).json
     return view
-
-
-def whole_turn(client, view) -> list:
-    seat, steps = view["turn"], []
-    while True:
-        steps.append("roll" if view["phase"] == "roll" else
-                     {k: view["legal"][0][k] for k in ("from", "to", "values")})
-        after = client.post(f"/api/games/{view['token']}/moves",
-                            json={"seat": seat, "steps": steps}).json
-        if after["turn_over"]:
-            return steps
-        view = dict(after, token=view["token"])
 
 
 def send_turn(client, view, **extra) -> dict:
