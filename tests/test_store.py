@@ -224,6 +224,8 @@ def test_a_dynamodb_table_made_again_under_a_running_server_stops_every_play(dyn
     aws = boto3.client("dynamodb", region_name="us-east-1", endpoint_url=store.endpoint,
                        aws_access_key_id="test", aws_secret_access_key="test")
     aws.delete_table(TableName=table)
+    aws.get_waiter("table_not_exists").wait(TableName=table,
+                                            WaiterConfig={"Delay": 0.1, "MaxAttempts": 100})
     aws.create_table(TableName=table, BillingMode="PAY_PER_REQUEST",
                      AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
                      KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])

@@ -17,6 +17,7 @@ import json
 import os
 import queue
 import sqlite3
+import threading
 from pathlib import Path
 
 from app.store import Entry, Store, StoreUnavailable
@@ -42,17 +43,21 @@ class SQLiteStore(Store):
         self._writes = 0
         self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
         self._file: tuple[int, int] | None = None  # (device, inode) of the file opened first
+        # Connections are set up one at a time: a new file's switch to WAL and its table, made
+        # by several threads at once, can fail at once ("database is locked") rather than wait.
+        self._opening = threading.Lock()
 
     def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None,
-                             check_same_thread=False)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.execute(_SCHEMA)
-        if self._file is None:
-            self._file = self._identity()
-        return db
+        with self._opening:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None,
+                                 check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(_SCHEMA)
+            if self._file is None:
+                self._file = self._identity()
+            return db
 
     def _identity(self) -> tuple[int, int] | None:
         try:
