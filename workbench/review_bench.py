@@ -5,7 +5,8 @@ store, the default analysis workers and their work ahead) is sent a whole game o
 turn every ``every`` seconds, as the players' pages send them: open the link, then ``/turn``.
 The moves are medium's (people who play sensibly), from a game played here first. At the last
 turn's answer the clock starts, and the finished game's page asks what it shows: the game's luck
-and the review of every decision, three at a time, waiting out a 503's Retry-After as the page
+and the review of every decision, as many at a time as the page is told (its ``data-at-once``),
+waiting out a 503's Retry-After as the page
 does. Reported per table: the decisions, the seconds until all of it was answered after the
 last move, the slowest single answer and the answers of 503 ("busy") on the way. The aim:
 within 10 s of the last move of a 60-decision game played a move every 5 s, and no 503.
@@ -13,6 +14,8 @@ within 10 s of the last move of a 60-decision game played a move every 5 s, and 
 
 from __future__ import annotations
 
+import http.client
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -25,7 +28,6 @@ from workbench.analysis_load import KEYS_LABEL, _play, _request
 from workbench.reference_server import reference_server
 from workbench.games import table_options, turn_at
 
-PARALLEL = 3  # the page's requests at once (static/js/review.js)
 PEOPLE = 2  # the people at each table; the other seats are medium bots
 MEDIUM = 2  # the bots' level (app.engine.bots)
 
@@ -64,8 +66,19 @@ def _turns(played) -> list[tuple[str, int, list]]:
     return [turn_at(played, start) for start in starts]
 
 
-def _ask_all(port: int, urls: list[str]) -> tuple[list[float], int]:
-    """Every URL asked, ``PARALLEL`` at a time (a 503 asked again after its Retry-After): each
+def _at_once(port: int, token: str) -> int:
+    """How many reviews the finished game's page asks for at once, as the server tells it."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        connection.request("GET", f"/g/{token}")
+        page = connection.getresponse().read().decode()
+    finally:
+        connection.close()
+    return int(re.search(r'data-at-once="(\d+)"', page).group(1))
+
+
+def _ask_all(port: int, urls: list[str], at_once: int) -> tuple[list[float], int]:
+    """Every URL asked, ``at_once`` at a time (a 503 asked again after its Retry-After): each
     one's seconds until answered, and how many 503s came."""
     busy = []
 
@@ -80,7 +93,7 @@ def _ask_all(port: int, urls: list[str]) -> tuple[list[float], int]:
             busy.append(url)
             time.sleep(float(headers.get("Retry-After", 3)))
 
-    with ThreadPoolExecutor(PARALLEL) as pool:
+    with ThreadPoolExecutor(at_once) as pool:
         return list(pool.map(ask, urls)), len(busy)
 
 
@@ -97,12 +110,13 @@ def review_ready(game: str, players: int, every: float, number: int = 0) -> dict
     with reference_server(KEYS_LABEL) as port:
         _play(port, turns, every)
         last = time.perf_counter()
-        took, busy = _ask_all(port, asks)
+        at_once = _at_once(port, token)
+        took, busy = _ask_all(port, asks, at_once)
         ready = time.perf_counter() - last
     return {"game": game, "players": players, "turns": len(turns),
             "decisions": len(decisions), "turn_every_s": every,
-            "review_ready_s": round(ready, 2), "slowest_answer_s": round(max(took), 2),
-            "answers_of_503": busy}
+            "asked_at_once": at_once, "review_ready_s": round(ready, 2),
+            "slowest_answer_s": round(max(took), 2), "answers_of_503": busy}
 
 
 TABLES = [("parcheesi", 4), ("red-arse", 4), ("ludo", 4)]
