@@ -1971,11 +1971,13 @@ def point_after(course: list, step: int) -> int:
 
 
 def tap_point(page, k: int, points: int) -> None:
-    """Tap the graph where its point ``k`` of ``points`` lies (course.js's layout)."""
+    """Tap the graph where its point ``k`` of ``points`` is drawn (on the first line)."""
     box = page.locator("#course").bounding_box()
-    unit = box["width"] / 320
-    page.touchscreen.tap(box["x"] + unit * (34 + 278 * k / (points - 1)),
-                         box["y"] + box["height"] / 2)
+    unit = box["width"] / 320  # course.js's viewBox
+    drawn = page.locator("#course polyline.line").first.get_attribute("points").split()
+    assert len(drawn) == points
+    x = float(drawn[k].split(",")[0])
+    page.touchscreen.tap(box["x"] + unit * x, box["y"] + box["height"] / 2)
 
 
 def test_the_review_s_graph_draws_each_player_s_chance_and_a_tap_opens_that_turn_s_review(

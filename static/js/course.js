@@ -9,7 +9,7 @@ const NS = "http://www.w3.org/2000/svg";
 // phone's width, so a unit is about a CSS pixel there).
 export const WIDTH = 320;
 export const HEIGHT = 150;
-const LEFT = 34;
+const LEFT = 40;  // room for "100 %" (Spanish writes a space before the sign)
 const RIGHT = 8;
 const TOP = 8;
 const BOTTOM = 20;
