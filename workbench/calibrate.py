@@ -77,6 +77,7 @@ def calibrate(game: str, players: int, positions: int, playouts: int, decisions:
     same = total = ungraded = flips = steps = 0
     seconds = 0.0
     matched = compared = far = 0  # against the reference
+    estimated = 0  # the same grade as the reference's estimate (its best measure, no caution)
     differed: dict[str, int] = {}
     for state in picked:  # within the budget, as the API reviews: options both graded count
         started = time.process_time()
@@ -97,6 +98,7 @@ def calibrate(game: str, players: int, positions: int, playouts: int, decisions:
                         continue
                     compared += 1
                     matched += option.grade == best.grade
+                    estimated += best.graded and option.grade == analysis.grade(best.estimate)
                     far += two_grades(option.grade, best.grade)
                     if option.grade != best.grade:
                         key = f"{option.grade}_where_the_reference_says_{best.grade}"
@@ -109,6 +111,8 @@ def calibrate(game: str, players: int, positions: int, playouts: int, decisions:
         stability.update({"options_against_the_reference": compared,
                           "same_grade_as_the_reference": round(matched / max(compared, 1), 3),
                           "two_grades_from_the_reference": far,
+                          "same_grade_as_the_estimate_of_the_reference":
+                              round(estimated / max(compared, 1), 3),
                           "differed_from_the_reference": dict(sorted(differed.items()))})
     stability.update({"review_steps_per_decision": round(steps / max(len(picked), 1)),
                       "review_cpu_seconds_per_decision":
