@@ -243,15 +243,17 @@ class Analysts:
         when it hasn't started, else waited for)."""
         with self._ready:
             queued = self._queued.get(key) if key is not None else None
+            taken = None  # the background's key, when its job is taken over
             if queued is not None and key in self._backlog:
                 self._backlog.remove(key)  # taken over: its answer is this request's
                 promise, job, args = queued
+                taken = key
             elif queued is not None:
                 promise = None  # being worked out: wait for it
             else:
                 promise = Future()
             if promise is not None:
-                self._asked.setdefault(who, deque()).append((promise, job, args))
+                self._asked.setdefault(who, deque()).append((promise, job, args, taken))
             waited = queued[0] if queued is not None else promise
         self._dispatch()
         try:
@@ -297,10 +299,9 @@ class Analysts:
         while self._asked:
             who = min(self._asked, key=lambda w: (self._given.get(w, 0), self._last.get(w, -1)))
             waiting = self._asked[who]
-            promise, job, args = waiting.popleft()
+            promise, job, args, key = waiting.popleft()
             if not waiting:
                 del self._asked[who]
-            key = next((k for k, q in self._queued.items() if q[0] is promise), None)
             if promise.set_running_or_notify_cancel():
                 self._given[who] = self._given.get(who, 0) + 1
                 self._last[who] = next(self._turns)
