@@ -106,12 +106,13 @@ def titles():
     return {"titles": TITLES}
 
 
-@bp.app_context_processor
-def reviews_at_once():
-    """How many reviews a finished game's page asks for at once (``review.at_once``)."""
+@bp.app_template_global()
+def reviews_at_once() -> int:
+    """How many reviews a finished game's page asks for at once (``review.at_once``): asked by
+    the review's template only, not worked out for every page."""
     from app import review
 
-    return {"reviews_at_once": review.at_once(current_app.config)}
+    return review.at_once(current_app.config)
 
 
 def _home(form=None, error=None):
