@@ -68,8 +68,8 @@ def luck_question(game) -> Question:
     steps = list(game.match.steps)
     table = [header.rules_version, [[s.color, s.joined, s.out] for s in header.seats],
              hashlib.sha256(secret).hexdigest(), steps]
-    # ``course``: the answer holds the game's course too, so a luck kept before it had one
-    # is not given for it.
+    # ``course``: the key names the answer's course too, so a kept luck answer without one is
+    # never given for it.
     return Question(_key("luck", header.game, header.options, table, {"course": 1}), "luck",
                     header.game, header.options, (header, secret, steps), {})
 

@@ -90,7 +90,7 @@ class Keys:
 
 def _dev_keys(instance_dir: Path) -> dict[str, str]:
     """Development keys stored in the instance folder, or ephemeral ones if it can't be used.
-    A file written before the VAPID key existed gets one added."""
+    A file without a VAPID key gets one added."""
     path = instance_dir / "dev-keys.json"
     try:
         if not path.exists():
