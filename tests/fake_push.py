@@ -120,14 +120,15 @@ class FakePushService:
         status = self._check(received, body)
         if status == 201:
             status = self._answers.get(name, 201)
+        with self.arrived:  # kept before it is answered: a sender never outruns the record
+            self.received.append(received)
+            number = len(self.received) - 1
+            self.arrived.notify_all()
         handler.send_response(status)
         handler.send_header("Content-Length", "0")
         if status == 201:
-            handler.send_header("Location", f"{self.url}/message/{len(self.received)}")
+            handler.send_header("Location", f"{self.url}/message/{number}")
         handler.end_headers()
-        with self.arrived:
-            self.received.append(received)
-            self.arrived.notify_all()
 
     def _check(self, received: Received, body: bytes) -> int:
         if received.name not in self._keys or not received.headers.get("ttl", "").isdigit():

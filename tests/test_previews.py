@@ -333,10 +333,10 @@ def test_the_image_is_kept_for_good_and_answers_304(client):
 
 
 def test_drawing_is_bounded_and_past_the_bound_the_generic_image_comes_at_once(client):
-    """Drawing an image is counted per address and in all (PREVIEWS_PER_ADDRESS: 2 a minute
+    """Drawing an image is counted per address and in all (PREVIEWS_PER_ADDRESS: 2 an hour
     here): past it a new link previews as Boardpass, not to be kept, never after a wait; an
     image already drawn is still answered, and another address may draw."""
-    client.application.config["PREVIEWS_PER_ADDRESS"] = "2 per minute"
+    client.application.config["PREVIEWS_PER_ADDRESS"] = "2 per hour"
     played = after_turns(game_of("parcheesi", [("Ana", 0), ("Ben", 2)]), 2)
     links = [played.token()] + [after_turns(played, n).token() for n in (1, 2)]
     drawn = [fetch(client, f"/g/{token}/preview.png") for token in links]
@@ -358,7 +358,7 @@ def test_a_link_asked_while_its_process_draws_another_previews_as_boardpass_at_o
         meanwhile = fetch(client, url)
     assert meanwhile.data == preview.generic_png()
     assert meanwhile.headers["Cache-Control"] == "no-store"
-    client.application.config["PREVIEWS_PER_ADDRESS"] = "1 per minute"
+    client.application.config["PREVIEWS_PER_ADDRESS"] = "1 per hour"
     drawn = fetch(client, url)  # the one drawing this address may have: not spent meanwhile
     assert drawn.status_code == 200 and drawn.data != preview.generic_png()
 

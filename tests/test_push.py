@@ -113,7 +113,6 @@ def test_once_per_step_whatever_is_sent_again(app, service):
     again = ana.post(f"/api/games/{view['token']}/turn", json=body)  # a double tap
     assert first.status_code == again.status_code == 200
     assert again.json["token"] == first.json["token"]
-    time.sleep(0.2)
     assert len(service.wait(1)) == 1
 
 
@@ -162,7 +161,6 @@ def test_a_gone_subscription_is_forgotten_and_the_player_texted(app, service, tw
     assert len(twilio.requests) == before + 1
     # Forgotten: Ben's next turns are texted, and nothing is pushed any more.
     after = turn(ana, turn(ben, after))
-    time.sleep(0.2)
     assert len(service.received) == 1 and after["message"]["channel"] == "sms"
 
 
@@ -232,7 +230,6 @@ def test_switched_off_from_the_same_place(app, service):
                      json={"seat": 1, "endpoint": subscription["endpoint"]})
     assert off.status_code == 200 and off.json["on"] is False
     turn(ana, view)
-    time.sleep(0.2)
     assert len(service.received) == 1
 
 
@@ -440,11 +437,9 @@ def test_development_keys_from_before_get_a_vapid_key(tmp_path):
 
 def test_pushes_to_a_dead_port_fail_quietly(service):
     subscription = parse_subscription(service.subscribe("x"), local=True)
-    port = service.url.rsplit(":", 1)[1]
     service.stop()
     pusher = Pusher(KEYS.vapid, "mailto:ops@example.com", local=True)
     assert pusher.send(subscription, {"title": "t"}).status == "failed"
-    assert port
 
 
 def test_parse_subscription_refuses_what_isn_t_one():

@@ -165,7 +165,6 @@ def test_a_turn_s_notification_shown_and_tapped(live, browser):
         page.locator("#notifymsg").get_by_text(
             "This phone won't be notified of this game's turns.").wait_for()
         view = api_turn(live, api_turn(live, view))  # Ben's turn, Ana's: Ben's not pushed
-        time.sleep(0.3)
         assert len(service.received) == 1
         monitor.check()
         context.close()

@@ -179,7 +179,8 @@ def test_one_client_holds_half_the_analysis_places_at_most():
              for _ in range(2)]
     for thread in burst:
         thread.start()
-    started.acquire(timeout=10)  # one is worked on, the other holds a place waiting
+    assert started.acquire(timeout=10)  # one is worked on...
+    held_until(pool, "10.0.0.1", 2)  # ...the other holds a place waiting
     with pytest.raises(review.Busy):
         pool.run(slow, who="10.0.0.1")  # a third from the same address
     other = threading.Thread(target=lambda: answers.append(pool.run(lambda: "theirs",
@@ -190,6 +191,14 @@ def test_one_client_holds_half_the_analysis_places_at_most():
         thread.join(10)
     assert sorted(answers) == ["done", "done", "theirs"]
     assert pool._held == {}  # every place given back
+
+
+def held_until(pool, who: str, places: int) -> None:
+    """Wait until ``who`` holds ``places`` of the pool's places (its requests admitted)."""
+    deadline = time.monotonic() + 10
+    while pool._held.get(who, 0) < places:
+        assert time.monotonic() < deadline, f"{who} never held {places} places"
+        time.sleep(0.01)
 
 
 def finished_at(name: str, seconds: float) -> tuple[str, float]:
@@ -217,12 +226,13 @@ def test_a_burst_from_one_client_waits_behind_another_tables_request():
         def ask(name, who):  # each a second's work: the others come while the first runs
             answers.append(pool.run(finished_at, name, 1.0, who=who))
 
-        threads = []
+        threads, held = [], {}
         for name, who in (("burst 1", "10.0.0.1"), ("burst 2", "10.0.0.1"),
                           ("other table", "10.0.0.2")):
             threads.append(threading.Thread(target=ask, args=(name, who)))
             threads[-1].start()
-            time.sleep(0.1)
+            held[who] = held.get(who, 0) + 1
+            held_until(pool, who, held[who])  # admitted, in this order
         assert in_order_of_ending(threads, answers) == ["burst 1", "other table", "burst 2"]
     finally:
         pool.close()

@@ -340,9 +340,10 @@ def test_a_step_sent_as_another_phone_is_seen_plays_the_first_time(client, monke
 
 def test_a_join_as_another_phone_is_seen_takes_its_seat_the_first_time(client, monkeypatch):
     made = make_room(client, PLAYERS[:2])
-    polled_in_between(monkeypatch)
+    tried = polled_in_between(monkeypatch)
     joined = join(client, made["room"]["code"], name="Ben", color="red")
     assert [s["name"] for s in joined["seats"]] == ["Ana", "Ben"]
+    assert len(tried) == 2  # lost to the poll's write, then seated on the room as it is
 
 
 def test_of_six_phones_sending_the_same_step_at_once_exactly_one_wins(app):
