@@ -172,13 +172,16 @@ def _is_loopback(host: str) -> bool:
         return host == "localhost"
 
 
-def resolves_public(host: str) -> bool:
+def resolves_public(host: str) -> bool | None:
     """Whether every address ``host`` resolves to is global (checked again at each push: a
-    name's addresses can change after it was subscribed)."""
+    name's addresses can change after it was subscribed); None when it can't be looked up now
+    (a failed lookup says nothing of the subscription: it is tried again at the next turn)."""
     try:
         found = socket.getaddrinfo(host, 443, proto=socket.IPPROTO_TCP)
-    except (OSError, UnicodeError):
+    except UnicodeError:
         return False
+    except OSError:
+        return None
     return bool(found) and all(_global(ipaddress.ip_address(item[4][0].split("%")[0]))
                                for item in found)
 
@@ -335,7 +338,6 @@ def valid_key(private: str) -> bool:
 @dataclass(frozen=True)
 class Pushed:
     status: str  # "sent" | "gone" (404/410: forget it) | "failed"
-    code: int | None = None  # the push service's HTTP status
 
 
 class Pusher:
@@ -349,8 +351,12 @@ class Pusher:
              ttl: int = TTL_SECONDS) -> Pushed:
         """Post ``payload`` (JSON) to the subscription, encrypted and signed. Never raises."""
         host = urlsplit(subscription.endpoint).hostname or ""
-        if endpoint_refused(subscription.endpoint, self.local) or \
-                not (self.local and _is_loopback(host)) and not resolves_public(host):
+        public = endpoint_refused(subscription.endpoint, self.local) is None and (
+            True if self.local and _is_loopback(host) else resolves_public(host))
+        if public is None:
+            _log.warning("Push endpoint's host could not be looked up")
+            return Pushed("failed")
+        if not public:
             _log.warning("Push endpoint refused: its host is not a public address")
             return Pushed("gone")
         try:
@@ -360,7 +366,7 @@ class Pusher:
             _log.exception("Web Push is configured but pywebpush cannot be imported")
             return Pushed("failed")
         try:
-            response = pywebpush.webpush(
+            pywebpush.webpush(
                 subscription.info(), json.dumps(payload, ensure_ascii=False),
                 vapid_private_key=_vapid(self.private_key),
                 vapid_claims={"sub": self.subject}, ttl=ttl, timeout=TIMEOUT_SECONDS,
@@ -368,24 +374,28 @@ class Pusher:
         except pywebpush.WebPushException as error:
             code = error.status_code
             _log.warning("The push service refused a notification: HTTP %s", code)
-            return Pushed("gone" if code in (404, 410) else "failed", code)
+            return Pushed("gone" if code in (404, 410) else "failed")
         except requests.RequestException as error:
             _log.warning("The push service could not be reached: %s", type(error).__name__)
             return Pushed("failed")
         except Exception:  # "never raises": the player can always send the link by hand
             _log.exception("Unexpected error while sending a notification")
             return Pushed("failed")
-        return Pushed("sent", response.status_code)
+        return Pushed("sent")
 
 
 class _NoRedirects:
-    """A requests stand-in that posts once and never follows a redirect (a push service has no
-    reason to send one, and it could point anywhere)."""
+    """A requests stand-in that posts once, never follows a redirect (a push service has no
+    reason to send one, and it could point anywhere) and never reads the answer's body: only
+    its status counts, and an endpoint's server could send a body without end."""
 
     def post(self, url, **kwargs):
         import requests
 
-        return requests.post(url, allow_redirects=False, **kwargs)
+        response = requests.post(url, allow_redirects=False, stream=True, **kwargs)
+        response._content = b""  # the body left unread (requests' own field for it)
+        response.close()
+        return response
 
 
 def _pywebpush():

@@ -213,6 +213,20 @@ def test_a_host_resolving_to_a_private_address_is_never_posted_to(tmp_path, monk
     assert after["message"]["channel"] == "sms" and len(twilio.requests) == before + 1
 
 
+def test_a_failed_lookup_of_the_push_service_keeps_the_subscription(service, monkeypatch):
+    """A DNS failure says nothing of the subscription: the push failed this time (the text goes,
+    as when a push service is down), and the subscription is not forgotten as a gone one is."""
+    made = service.subscribe("ben")
+    subscription = parse_subscription({**made, "endpoint": "https://push.example.com/push/ben"})
+
+    def down(*args, **kwargs):
+        raise socket.gaierror("Temporary failure in name resolution")
+
+    monkeypatch.setattr(socket, "getaddrinfo", down)
+    pusher = Pusher(KEYS.vapid, "mailto:ops@example.com")
+    assert pusher.send(subscription, {"title": "t"}).status == "failed"
+
+
 # -- switching on and off -------------------------------------------------------------------------
 
 def test_switched_off_from_the_same_place(app, service):
