@@ -90,7 +90,8 @@ class Keys:
 
 def _dev_keys(instance_dir: Path) -> dict[str, str]:
     """Development keys stored in the instance folder, or ephemeral ones if it can't be used.
-    A file without a VAPID key gets one added."""
+    The VAPID key is derived from the dice key (``_dev_vapid``), never written: every process
+    reading the same file has the same one."""
     path = instance_dir / "dev-keys.json"
     try:
         if not path.exists():
@@ -99,11 +100,7 @@ def _dev_keys(instance_dir: Path) -> dict[str, str]:
         keys = {name: stored.get(name) for name in ("signing", "dice")}
         if not all(isinstance(key, str) and key for key in keys.values()):
             raise ValueError("expected non-empty 'signing' and 'dice' strings")
-        if not isinstance(stored.get("vapid"), str) or not stored["vapid"]:
-            stored["vapid"] = new_vapid_key()
-            _replace_dev_keys(path, stored)
-        keys["vapid"] = stored["vapid"]
-        return keys
+        return keys | {"vapid": _dev_vapid(keys["dice"])}
     except (OSError, ValueError, AttributeError) as exc:
         warnings.warn(
             f"cannot keep development keys in {path} ({exc}); using ephemeral keys, so links "
@@ -111,12 +108,17 @@ def _dev_keys(instance_dir: Path) -> dict[str, str]:
             RuntimeWarning,
             stacklevel=3,
         )
-        return _new_dev_keys()
+        keys = _new_dev_keys()
+        return keys | {"vapid": _dev_vapid(keys["dice"])}
 
 
 def _new_dev_keys() -> dict[str, str]:
-    return {"signing": secrets.token_urlsafe(32), "dice": secrets.token_urlsafe(32),
-            "vapid": new_vapid_key()}
+    return {"signing": secrets.token_urlsafe(32), "dice": secrets.token_urlsafe(32)}
+
+
+def _dev_vapid(dice: str) -> str:
+    """The development VAPID key of a development dice key."""
+    return _b64(_p256_scalar(hashlib.sha256(f"boardpass/dev-vapid/{dice}".encode()).digest()))
 
 
 # The order of P-256's group: a private key is a number from 1 to N - 1.
@@ -138,17 +140,6 @@ def new_vapid_key() -> str:
     """A new VAPID private key, as VAPID_PRIVATE_KEY takes it (``python -m app vapid-key``
     prints one for a deployment)."""
     return _b64(_p256_scalar(secrets.token_bytes(32)))
-
-
-def _replace_dev_keys(path: Path, keys: dict) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".dev-keys-")  # mode 0600
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(keys, f)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def _create_dev_keys(path: Path) -> None:
