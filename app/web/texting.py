@@ -90,7 +90,7 @@ def push_turn(played: Game, mover: str | None, url: str,
     nothing to push to (no subscription, no VAPID key, no PUBLIC_URL: a link built from a
     request's Host header could be forged, as for texts; or the store down)."""
     sender = pusher()
-    if played.over or sender is None or not current_app.config.get("PUBLIC_URL"):
+    if sender is None or not current_app.config.get("PUBLIC_URL"):  # (a game over: send_link)
         return None
     from app.push import notice
 
