@@ -48,7 +48,7 @@ def features(rules, state) -> list[tuple[float, ...]]:
     tables = bots._scorer(rules, 0.45).tables
     seated = [tables[c] for c in state.colors]
     marks = [bots._mark(table, pieces) for table, pieces in zip(seated, state.pos)]
-    rows = []
+    rows: list[tuple[float, ...]] = []
     for seat, ((add, cost, near, _), pieces) in enumerate(zip(seated, state.pos)):
         threat = bots._threat(marks, seat)
         progress = danger = home = nest = 0.0
