@@ -140,12 +140,16 @@ def test_calibrate_grades_the_reviews_against_the_reference(monkeypatch):
     assert stability["options_against_the_reference"] >= 2 * stability["options"]
     assert 0 <= stability["same_grade_as_the_reference"] <= 1
     assert stability["two_grades_from_the_reference"] >= 0
+    # The ceiling: the reference against a second reference on another seed.
+    assert 0 < stability["same_grade_between_two_references"] <= 1
     assert stability["review_steps_per_decision"] > 0
     from app.cli import lines
 
     printed = lines(report).splitlines()
     assert any(line.strip().startswith("same grade as the reference: ") for line in printed)
     assert any(line.strip().startswith("two grades from the reference: ") for line in printed)
+    assert any(line.strip().startswith("same grade between two references: ")
+               for line in printed)
 
 
 def test_the_previews_bench_reports_every_figure():

@@ -1,6 +1,7 @@
 """``python -m app calibrate``: the chance to win against what happened in medium bot games, and
 the review's grades against another seed's and (``--reference``) against the reference's: the
-same decisions reviewed with four times the playouts and no budget."""
+same decisions reviewed with four times the playouts and no budget, and the reference's own
+grades against a second reference on another seed (the most any review can agree with it)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ from workbench.games import bot_game, table_options
 REFERENCE_TIMES = 4
 
 
-def reference(rules, state):
+def reference(rules, state, salt: str = "reference"):
     """The reference review of a decision: ``REFERENCE_TIMES`` times the playouts, no budget,
-    on a seed of its own."""
-    return analysis.review(rules, state, seed=analysis.position_seed(rules, state, "reference"),
+    on a seed of its own (``salt`` another: a second reference)."""
+    return analysis.review(rules, state, seed=analysis.position_seed(rules, state, salt),
                            playouts=REFERENCE_TIMES * analysis.REVIEW_PLAYOUTS,
                            extra=REFERENCE_TIMES * analysis.REVIEW_EXTRA,
                            batch=REFERENCE_TIMES * analysis.REVIEW_BATCH, budget=0)
@@ -41,7 +42,9 @@ def calibrate(game: str, players: int, positions: int, playouts: int, decisions:
     graded the same, and the options two grades apart (Good on one, Blunder on the other);
     the review's steps and CPU time per decision. With ``against_reference``, each review's
     grades against the ``reference`` review's: the share the same, the options two grades
-    from it, and which grades differed. ``positions`` may be 0: the reviews alone (games are
+    from it, and which grades differed; and the reference's grades against a second
+    reference's (another seed): a review as precise as the reference agrees with it that
+    often, so no review can be expected to do better. ``positions`` may be 0: the reviews alone (games are
     played until there are ``decisions``, one from each)."""
 
     rules = rules_for(game, table_options(game, players))
@@ -78,6 +81,7 @@ def calibrate(game: str, players: int, positions: int, playouts: int, decisions:
     seconds = 0.0
     matched = compared = far = 0  # against the reference
     estimated = 0  # the same grade as the reference's estimate (its best measure, no caution)
+    twins = twinned = 0  # the reference against a second reference, on another seed
     differed: dict[str, int] = {}
     for state in picked:  # within the budget, as the API reviews: options both graded count
         started = time.process_time()
@@ -92,7 +96,12 @@ def calibrate(game: str, players: int, positions: int, playouts: int, decisions:
         total += len(both)
         ungraded += len(one) - len(both)
         if against_reference:
-            for ours, best in zip(zip(one, two), reference(rules, state)):
+            first = reference(rules, state)
+            for a, b in zip(first, reference(rules, state, "reference/2")):
+                if a.graded and b.graded:
+                    twins += 1
+                    twinned += a.grade == b.grade
+            for ours, best in zip(zip(one, two), first):
                 for option in ours:
                     if not option.graded:
                         continue
@@ -113,6 +122,7 @@ def calibrate(game: str, players: int, positions: int, playouts: int, decisions:
                           "two_grades_from_the_reference": far,
                           "same_grade_as_the_estimate_of_the_reference":
                               round(estimated / max(compared, 1), 3),
+                          "same_grade_between_two_references": round(twinned / max(twins, 1), 3),
                           "differed_from_the_reference": dict(sorted(differed.items()))})
     stability.update({"review_steps_per_decision": round(steps / max(len(picked), 1)),
                       "review_cpu_seconds_per_decision":
