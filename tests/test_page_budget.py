@@ -83,16 +83,46 @@ def test_a_game_page_does_not_move_once_drawn(server, browser, game, players, la
     assert 0 < figures["kb"] < 100, figures
 
 
-def test_a_finished_game_s_review_does_not_move_once_drawn(server, browser):
+@pytest.mark.parametrize("game, players", [("parcheesi", 2), ("ludo", 3)])
+def test_a_finished_game_s_review_does_not_move_once_drawn(server, browser, game, players):
     """The review with its graph: drawn in the room its viewBox keeps (nothing moves), and
-    within the scripts' and styles' budget."""
-    figures = visit(browser, server.game_url(play_random("parcheesi", 2, "budget", 0,
-                                                         KEYS).token()), "review")
+    within the scripts' and styles' budget; Ludo's results above the board with it."""
+    figures = visit(browser, server.game_url(play_random(game, players, "budget", 0,
+                                                         KEYS).token()), f"review, {game}")
     expect(figures["page"].locator("#gamereview")).to_be_visible()
-    expect(figures["page"].locator("#course polyline.line")).to_have_count(2)
+    expect(figures["page"].locator("#course polyline.line")).to_have_count(players)
     assert figures["shift"] < 0.05, figures
     assert figures["first_paint_ms"] < 1000, figures
     assert 0 < figures["kb"] < 100, figures
+
+
+RESULTS_JS = """() => [...document.querySelectorAll('#results *')].filter((e) => !e.closest('[hidden]'))
+  .map((e) => [e.tagName, e.className, e.dataset.seat || e.dataset.medal || '',
+               e.getAttribute('aria-label') || '', e.children.length ? '' : e.textContent.trim()])"""
+
+
+@pytest.mark.parametrize("query", ["", "?host=1&lang=es"])
+def test_a_finished_ludo_game_s_results_come_with_the_page_as_the_script_draws_them(
+        server, browser, query):
+    """The results above the board are sent with the page, so they are there from the first
+    paint: the same places, medals, table and rematch as the script draws (a guest's "I'm
+    Ana", the host's Rematch), in the page's language."""
+    url = server.game_url(play_random("ludo", 3, "budget", 0, KEYS).token()) + query
+    drawn = []
+    for script in (False, True):
+        context = browser.new_context(viewport=PHONE, java_script_enabled=script)
+        page = context.new_page()
+        page.goto(url)
+        if script:
+            page.wait_for_timeout(SETTLE_MS)
+        expect(page.locator("#placings li")).to_have_count(3)
+        drawn.append(page.evaluate(RESULTS_JS))
+        context.close()
+    sent, scripted = drawn
+    assert sent == scripted
+    assert [row[0] for row in sent].count("TD") == 9  # three seats' gold, silver, bronze
+    shown = [row[-1] for row in sent]
+    assert ("Revancha" in shown and "1.º" in shown) if query else "I'm Ana" in shown, shown
 
 
 @pytest.mark.parametrize("path", ["/", "/rules/parcheesi", "/rules/ludo", "/whats-new"])

@@ -27,6 +27,7 @@ from app.web.parse import (STATUS, BadRequest, MovedOn, NotHost, NotJson, NotYou
                            TooEarly, WrongSeat, message, parse_deadline, parse_lang)
 from app.web.seats import bot_name, default_name, parse_host, parse_players, parse_settings
 from app.web.turns import new_game as create_game, public_url
+from app.web.views import final_results
 
 bp = Blueprint("pages", __name__)
 
@@ -272,6 +273,7 @@ def game(token):
                          public_url("preview.game_image", token=token))
     return render_template("game.html", game=played, token=token, board_url=board_url(played),
                            board_view=board_view(played),
+                           results=final_results(played), host_here=bool(request.args.get("host")),
                            preview=shown,
                            title=TITLES[played.header.game],
                            rules_url=_rules_url(played.header.game, lang),

@@ -90,10 +90,8 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
     seat = state.turn if match.phase != OVER else state.winner
     names = rules.board.color_names
     away = game.away()
-    # This game's medals (Ludo, once it is over); the seats' "medals" are earlier games'.
     out = getattr(state, "out", ())
-    won = medals(state.placed, len(header.seats), out) if match.phase == OVER and \
-        hasattr(state, "placed") else [(0, 0, 0)] * len(header.seats)
+    won = _won(game)
     view = {
         "game": header.game,
         "token": token,
@@ -221,6 +219,37 @@ def hand_on(game: Game) -> Recorder:
         recorder(game.match)  # the pieces their replay starts from
     game.hand_on(recorder)
     return recorder
+
+
+def _won(game: Game) -> list[tuple[int, int, int]]:
+    """This game's medals per seat (Ludo, once it is over); the seats' ``medals`` are earlier
+    games'."""
+    state = game.match.state
+    if game.match.phase == OVER and hasattr(state, "placed"):
+        return medals(state.placed, len(game.header.seats), getattr(state, "out", ()))
+    return [(0, 0, 0)] * len(game.header.seats)
+
+
+def final_results(game: Game) -> dict | None:
+    """A finished Ludo game's results as the page is sent: each place's seat and medal (an
+    index, or None) and every seat's medals at the table, this game's included. The script
+    draws the same once it has the game; sent with the page, they keep their room above the
+    board from the first paint. ``capacity``: the table's size, the rematch's at first. None
+    for a game not over, or not Ludo."""
+    state = game.match.state
+    if game.header.game != "ludo" or game.match.phase != OVER:
+        return None
+    names = game.rules.board.color_names
+    won = _won(game)
+    seats = [{"name": s.name, "color": names[s.color],
+              "medals": [a + b for a, b in zip(s.medals, won[i])]}
+             for i, s in enumerate(game.header.seats)]
+    return {"places": [dict(seats[seat], seat=seat,
+                            medal=next((k for k, n in enumerate(won[seat]) if n), None))
+                       for seat in state.placed],
+            "seats": seats, "simulated": simulated_ending(game),
+            "capacity": game.rules.capacity,
+            "host": game.header.seats[game.header.host].name}
 
 
 def simulated_ending(game: Game) -> bool:

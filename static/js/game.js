@@ -32,6 +32,7 @@ let finalView = null;   // a finished game's last link, once there is one (Ludo'
 let turnSent = false;   // this page's turn is sent: the page is done
 let movedOn = null;     // the server says the game has moved on from this link: read-only
 let hostHere = !!params.get("host");  // the page is the host's (a finished game's rematch)
+let sizeChosen = false;  // the host picked the rematch's table size: kept as the results redraw
 
 // The one person at a table of bots (null when several people play).
 function soloHuman(v) {
@@ -629,9 +630,12 @@ function showResults(v) {
     const big = final.seats.some((s) => s.color === "purple" || s.color === "orange");
     for (const option of $("rematchcapacity").options) {
       option.disabled = +option.value < final.seats.length || (big && +option.value < 5);
-      option.selected = +option.value === final.settings.capacity;
+      if (!sizeChosen) option.selected = +option.value === final.settings.capacity;
     }
   }
+  // Sent with the page, they wait for the script (and this game) to work.
+  $("rematch").disabled = !final;
+  $("iamhost").disabled = false;
   $("rematchnote").hidden = !final || hostHere;
   $("rematchnote").textContent = TEXT.hostDecides(host);
   $("iamhost").hidden = $("rematchnote").hidden;
@@ -824,7 +828,9 @@ async function start() {
     first.first_rolls.forEach((round, i) => addFeed(TEXT.firstRolls(i > 0,
       round.map(([seat, total]) => `${nameOf(first, seat)} ${total}`).join(", "))));
   }
-  // A finished game replays its last turn only (its winner's own last turn may be long past).
+  // A finished game replays its last turn only (its winner's own last turn may be long past);
+  // its results, sent with the page, work from now on (the rematch), not after the replay.
+  if (first.phase === "over") showResults(first);
   const seen = /[#&]seen=1/.test(location.hash);  // just added a player: watched already
   // Back mid-turn (a reload: the turn's steps are in the address), what the others did since
   // is in the feed again, without being shown again.
@@ -866,6 +872,7 @@ if (speed) {
   speed.addEventListener("change", () => localStorage.setItem(SPEED_KEY, speed.value));
 }
 $("rematch").addEventListener("click", rematch);
+$("rematchcapacity").addEventListener("change", () => { sizeChosen = true; });
 $("iamhost").addEventListener("click", () => { hostHere = true; showResults(finalView || view); });
 $("addform").addEventListener("submit", addPlayer);
 start().catch((error) => say(error.message, true));
