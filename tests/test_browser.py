@@ -1954,8 +1954,9 @@ def test_a_finished_game_reviews_every_move_with_stats_gold_leaders_and_all_time
 
 def reviewed_game(server) -> tuple[str, list, dict, list]:
     """``finished_with_a_bot``'s link, its decisions, each one's review (asked here, so the page
-    finds them kept) and the game's course (``/luck``)."""
-    token = finished_with_a_bot().token()
+    finds them kept) and the game's course (``/luck``). Seed 15's game has two Missteps with
+    the browser tests' playouts: the graph has marks to draw."""
+    token = finished_with_a_bot(15).token()
     decisions = server.api(f"/api/games/{token}")[1]["decisions"]
     reviews = {}
     for step, _ in decisions:
@@ -2004,7 +2005,14 @@ def test_the_review_s_graph_draws_each_player_s_chance_and_a_tap_opens_that_turn
     # Each Misstep and Blunder marked on its player's line, after its turn.
     wrong = [(step, seat) for step, seat in decisions if reviews[step]["grade"] in
              ("misstep", "blunder")]
-    expect(graph.locator(".mark")).to_have_count(len(wrong))
+    assert wrong
+    marks = graph.locator(".mark")
+    expect(marks).to_have_count(len(wrong))
+    drawn = sorted((int(m.get_attribute("data-point")), m.get_attribute("class"),
+                    f"{m.get_attribute('cx')},{m.get_attribute('cy')}") for m in marks.all())
+    on_lines = [line.get_attribute("points").split() for line in lines.all()]
+    assert drawn == sorted((point_after(course, step), f"mark {reviews[step]['grade']}",
+                            on_lines[seat][point_after(course, step)]) for step, seat in wrong)
     # Nothing wider than the phone; the graph right under the heading (no empty line between).
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     heading = page.locator("#gamereview-title").bounding_box()
@@ -2062,10 +2070,9 @@ def test_the_review_s_numbers_are_written_as_spanish_writes_them(server, phone):
     tap_point(page, point_after(course, step), len(course))
     expect(box.locator("#turnreview")).to_contain_text(f"Turno {point_after(course, step)} de ")
     wrong = [step for step, _ in decisions if reviews[step]["grade"] != "good"]
-    if wrong:
-        loss = f"{reviews[wrong[0]]['loss']:.1f}".replace(".", ",")
-        expect(box.locator(f"#mistakes li[data-step='{wrong[0]}']")).to_contain_text(
-            f"{loss} puntos perdidos")
+    loss = f"{reviews[wrong[0]]['loss']:.1f}".replace(".", ",")
+    expect(box.locator(f"#mistakes li[data-step='{wrong[0]}']")).to_contain_text(
+        f"{loss} puntos perdidos")
     shot(page, "es-review-graph-phone")
 
 
