@@ -5,9 +5,9 @@ a push subscription (an endpoint at its push service, and the keys that encrypt 
 there), which the server keeps in the store for that game and seat:
 
 - ``parse_subscription`` reads one from a request: bad ones are ``BadSubscription`` (422), and
-  so is an endpoint that isn't ``https``, carries a user name, or names a private, loopback or
-  link-local address (the server must never be made to post to its own network). ``local``
-  (tests, ``PUSH_LOCAL``) lets a push service on 127.0.0.1 through, over plain http.
+  so is an endpoint that isn't at one of the browsers' push services (``SERVICES``, or the
+  deployment's ``PUSH_SERVICES``) or carries a user name: the server must never be made to
+  post anywhere else (its own network above all).
 - ``Subscriptions`` keeps it under ``pushsub#<seed>#<seat>``, encrypted at rest (AES-SIV, with
   the store key as associated data, so an entry can't be moved to another game or seat), for
   ``KEEP_DAYS`` after it was made or last used. Switched off, it is overwritten and expires at
@@ -15,7 +15,7 @@ there), which the server keeps in the store for that game and seat:
   characters.
 - ``Pusher.send`` posts one notification with pywebpush: the payload encrypted for the
   subscription (RFC 8291, aes128gcm) and signed with the deployment's VAPID key (RFC 8292);
-  redirects are not followed, and the endpoint's host must resolve to public addresses only.
+  redirects are not followed, and the endpoint must still be at one of the services.
   It never raises: 201 is ``sent``, 404 and 410 are ``gone`` (the browser dropped it: the
   caller forgets it), anything else ``failed``.
 - ``notice`` is what the notification says: "Ana, your turn · Ludo", and what was played since
@@ -35,11 +35,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import ipaddress
 import json
 import logging
 import re
-import socket
 import sys
 import types
 from dataclasses import dataclass
@@ -62,6 +60,11 @@ MAX_ENDPOINT = 1024
 NAME_CHARS = 24
 
 BAD = N_("This isn't a push subscription this server can use.")
+# The browsers' push services (Chrome's and the other Chromiums', Safari's, Edge's, Firefox's):
+# the only places a subscription may send the server to, so a player can't make it post to
+# its own network or anywhere else. A deployment may say others (``PUSH_SERVICES``).
+SERVICES = ("https://fcm.googleapis.com", "https://*.push.apple.com",
+            "https://*.notify.windows.com", "https://*.push.services.mozilla.com")
 
 
 class BadSubscription(ValueError):
@@ -84,14 +87,15 @@ class Subscription:
 
 # -- reading one ------------------------------------------------------------------------------
 
-def parse_subscription(data, texts=False, local: bool = False) -> Subscription:
+def parse_subscription(data, texts=False, services=SERVICES) -> Subscription:
     """The subscription a browser's ``PushSubscription.toJSON()`` gives: ``{"endpoint",
-    "keys": {"p256dh", "auth"}}`` (``expirationTime`` and anything else are ignored).
+    "keys": {"p256dh", "auth"}}`` (``expirationTime`` and anything else are ignored), its
+    endpoint at one of ``services``.
 
-    >>> parse_subscription({"endpoint": "http://push.example/x",
+    >>> parse_subscription({"endpoint": "https://push.example/x",
     ...                     "keys": {"p256dh": "BA", "auth": "AA"}})
     Traceback (most recent call last):
-    app.push.BadSubscription: The notification address must start with https://.
+    app.push.BadSubscription: The notification address isn't a browser's push service.
     """
     if not isinstance(data, dict) or not isinstance(data.get("keys"), dict):
         raise BadSubscription(BAD)
@@ -99,7 +103,7 @@ def parse_subscription(data, texts=False, local: bool = False) -> Subscription:
     if not isinstance(endpoint, str) or not isinstance(keys.get("p256dh"), str) or \
             not isinstance(keys.get("auth"), str) or not isinstance(texts, bool):
         raise BadSubscription(BAD)
-    why = endpoint_refused(endpoint, local)
+    why = endpoint_refused(endpoint, services)
     if why:
         raise BadSubscription(why)
     p256dh, auth = keys["p256dh"].rstrip("="), keys["auth"].rstrip("=")
@@ -109,81 +113,52 @@ def parse_subscription(data, texts=False, local: bool = False) -> Subscription:
     return Subscription(endpoint, p256dh, auth, texts)
 
 
-def endpoint_refused(endpoint: str, local: bool = False) -> str | None:
-    """Why the server won't post to ``endpoint`` (a message for the player), or None.
+def endpoint_refused(endpoint: str, services=SERVICES) -> str | None:
+    """Why the server won't post to ``endpoint`` (a message for the player), or None: it must
+    be at one of ``services`` (origins, ``*.`` for any name under a domain), with no user
+    name, at most ``MAX_ENDPOINT`` characters.
 
     >>> endpoint_refused("https://fcm.googleapis.com/fcm/send/abc:def") is None
     True
+    >>> endpoint_refused("https://wns2-by3p.notify.windows.com/w/?token=x") is None
+    True
     >>> endpoint_refused("https://10.0.0.7/push")
-    "The notification address names a private network's machine: we don't post there."
-    >>> endpoint_refused("https://user:pw@push.example/x")
+    "The notification address isn't a browser's push service."
+    >>> endpoint_refused("https://fcm.googleapis.com:8443/fcm/send/abc")
+    "The notification address isn't a browser's push service."
+    >>> endpoint_refused("https://user:pw@fcm.googleapis.com/x")
     "The notification address can't carry a user name or password."
-    >>> endpoint_refused("http://127.0.0.1:8000/push", local=True) is None
+    >>> endpoint_refused("http://127.0.0.1:8000/push", ["http://127.0.0.1:8000"]) is None
     True
     """
     if len(endpoint) > MAX_ENDPOINT or not re.fullmatch(r"[\x21-\x7e]+", endpoint):
         return N_("The notification address is too long, or has spaces or odd characters.")
     try:
         parts = urlsplit(endpoint)
-        host, port = parts.hostname, parts.port
+        where = (parts.scheme, parts.hostname, parts.port)
     except ValueError:
         return N_("The notification address isn't a web address.")
-    if not host:
+    if not parts.hostname:
         return N_("The notification address isn't a web address.")
     if parts.username is not None or parts.password is not None:
         return N_("The notification address can't carry a user name or password.")
-    loopback = _is_loopback(host)
-    if parts.scheme != "https" and not (local and parts.scheme == "http" and loopback):
-        return N_("The notification address must start with https://.")
-    if local and loopback:
-        return None
-    if port not in (None, 443):
-        return N_("The notification address must use the usual https port.")
-    if not public_host(host):
-        return N_("The notification address names a private network's machine: we don't "
-                  "post there.")
+    if not any(_at(where, service) for service in services):
+        return N_("The notification address isn't a browser's push service.")
     return None
 
 
-_PRIVATE_NAMES = re.compile(r"(?i)(?:^|\.)(localhost|local|internal|intranet|lan|home|corp|"
-                            r"home\.arpa|localdomain)\.?$")
-
-
-def public_host(host: str) -> bool:
-    """Whether ``host`` may be a push service on the internet: an address that is global, or a
-    name with a dot that isn't one of the private networks' own."""
-    try:
-        return _global(ipaddress.ip_address(host))
-    except ValueError:
-        pass
-    return "." in host.strip(".") and not _PRIVATE_NAMES.search(host)
-
-
-def _global(address) -> bool:
-    if getattr(address, "ipv4_mapped", None):
-        address = address.ipv4_mapped
-    return address.is_global and not address.is_multicast
-
-
-def _is_loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return host == "localhost"
-
-
-def resolves_public(host: str) -> bool | None:
-    """Whether every address ``host`` resolves to is global (checked again at each push: a
-    name's addresses can change after it was subscribed); None when it can't be looked up now
-    (a failed lookup says nothing of the subscription: it is tried again at the next turn)."""
-    try:
-        found = socket.getaddrinfo(host, 443, proto=socket.IPPROTO_TCP)
-    except UnicodeError:
+def _at(where: tuple, service: str) -> bool:
+    """Whether ``where`` (scheme, host, port) is at the ``service`` origin."""
+    scheme, host, port = where
+    parts = urlsplit(service)
+    default = {"https": 443, "http": 80}
+    if scheme != parts.scheme or (port or default.get(scheme)) != \
+            (parts.port or default.get(parts.scheme)):
         return False
-    except OSError:
-        return None
-    return bool(found) and all(_global(ipaddress.ip_address(item[4][0].split("%")[0]))
-                               for item in found)
+    name = parts.netloc.rsplit(":", 1)[0] if parts.port else parts.netloc
+    if name.startswith("*."):
+        return host.endswith(name[1:]) and len(host) > len(name) - 1
+    return host == name
 
 
 def _unb64(text: str, size: int) -> bytes | None:
@@ -344,20 +319,14 @@ class Pusher:
     """Sends notifications signed with one VAPID key, on behalf of ``subject`` (a mailto: or
     https: address push services may write to about it)."""
 
-    def __init__(self, private_key: str, subject: str, local: bool = False):
-        self.private_key, self.subject, self.local = private_key, subject, local
+    def __init__(self, private_key: str, subject: str, services=SERVICES):
+        self.private_key, self.subject, self.services = private_key, subject, services
 
     def send(self, subscription: Subscription, payload: dict,
              ttl: int = TTL_SECONDS) -> Pushed:
         """Post ``payload`` (JSON) to the subscription, encrypted and signed. Never raises."""
-        host = urlsplit(subscription.endpoint).hostname or ""
-        public = endpoint_refused(subscription.endpoint, self.local) is None and (
-            True if self.local and _is_loopback(host) else resolves_public(host))
-        if public is None:
-            _log.warning("Push endpoint's host could not be looked up")
-            return Pushed("failed")
-        if not public:
-            _log.warning("Push endpoint refused: its host is not a public address")
+        if endpoint_refused(subscription.endpoint, self.services):
+            _log.warning("Push endpoint refused: not at a push service this server posts to")
             return Pushed("gone")
         try:
             pywebpush = _pywebpush()

@@ -572,8 +572,8 @@ import json, sys
 sys.path[:0] = PATHS
 from app.push import Pusher, parse_subscription
 
-subscription = parse_subscription(SUBSCRIPTION, local=True)
-pushed = Pusher(VAPID, "mailto:ops@example.com", local=True).send(subscription, {"title": "t"})
+subscription = parse_subscription(SUBSCRIPTION, services=[SERVICE])
+pushed = Pusher(VAPID, "mailto:ops@example.com", [SERVICE]).send(subscription, {"title": "t"})
 print(json.dumps({"status": pushed.status, "aiohttp": sys.modules["aiohttp"].__doc__,
                   "loaded": sorted({name.split(".")[0] for name in sys.modules})}))
 """
@@ -595,7 +595,8 @@ def test_the_packaged_app_pushes_without_aiohttp(package, tmp_path):
     vapid = Keys.for_tests("lambda").vapid
     with FakePushService(public_key(vapid)) as service:
         code = PUSHED_FROM_THE_PACKAGE.replace("PATHS", repr([str(task)])).replace(
-            "SUBSCRIPTION", repr(service.subscribe("ana"))).replace("VAPID", repr(vapid))
+            "SUBSCRIPTION", repr(service.subscribe("ana"))).replace("VAPID", repr(vapid)).replace(
+            "SERVICE", repr(service.url))
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
                "LANG": "C.UTF-8"}
         result = subprocess.run([sys.executable, "-I", "-S", "-B", "-c", code], cwd=tmp_path,

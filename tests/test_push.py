@@ -5,7 +5,6 @@ VAPID signature and decrypts each notification with the subscription's keys made
 from __future__ import annotations
 
 import json
-import socket
 import sqlite3
 import time
 from dataclasses import replace
@@ -34,11 +33,13 @@ def service():
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
+def app(tmp_path, monkeypatch, service):
+    """The app, posting to the fake push service (the browsers' own stand-in) alone."""
     for name in ("TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_FROM", "TWILIO_API_BASE"):
         monkeypatch.delenv(name, raising=False)
     return create_app({"KEYS": KEYS, "TESTING": True, "PUBLIC_URL": "https://play.test",
-                       "STORE_URL": f"sqlite:///{tmp_path}/store.db", "PUSH_LOCAL": True})
+                       "STORE_URL": f"sqlite:///{tmp_path}/store.db",
+                       "PUSH_SERVICES": [service.url]})
 
 
 def phones(app):
@@ -176,7 +177,7 @@ def test_a_push_service_failure_is_not_a_text(app, service, twilio):
 
 def test_pushes_have_the_texts_caps(tmp_path, service):
     app = create_app({"KEYS": KEYS, "TESTING": True, "PUBLIC_URL": "https://play.test",
-                      "STORE_URL": f"sqlite:///{tmp_path}/store.db", "PUSH_LOCAL": True,
+                      "STORE_URL": f"sqlite:///{tmp_path}/store.db", "PUSH_SERVICES": [service.url],
                       "TEXTS_PER_NUMBER_HOUR": 1})
     ana, ben, view = ben_subscribed(app, service)
     first = turn(ana, view)
@@ -186,45 +187,19 @@ def test_pushes_have_the_texts_caps(tmp_path, service):
     assert not limited["pushed"] and len(service.received) == 1
 
 
-def test_a_host_resolving_to_a_private_address_is_never_posted_to(tmp_path, monkeypatch,
-                                                                   twilio):
-    app = create_app({"KEYS": KEYS, "TESTING": True, "PUBLIC_URL": "https://play.test",
-                      "STORE_URL": f"sqlite:///{tmp_path}/store.db"})
-    ana, ben, view = ben_to_move(app, ben_phone=BEN_PHONE)
-    with FakePushService(public_key(KEYS.vapid)) as fake:
-        subscription = fake.subscribe("ben")
-    subscription["endpoint"] = "https://push.example.com/push/ben"
-    assert subscribe(ben, view, subscription).status_code == 201
-    view = turn(ben, view)
-    looked_up = []
-
-    real = socket.getaddrinfo
-
-    def private(host, *args, **kwargs):  # the push service's name only: nothing connects
-        if host != "push.example.com":
-            return real(host, *args, **kwargs)
-        looked_up.append(host)
-        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.5", 443))]
-
-    monkeypatch.setattr(socket, "getaddrinfo", private)
+def test_a_service_the_deployment_stopped_listing_is_never_posted_to(app, service, twilio):
+    """A subscription kept while its push service was listed, the deployment's list changed
+    since: nothing is posted there, the player gets the text, and the subscription is
+    forgotten as a gone one is."""
+    ana, ben, view = ben_subscribed(app, service, game={"ben_phone": BEN_PHONE})
+    app.config["PUSH_SERVICES"] = []  # the browsers' own services only
     before = len(twilio.requests)
     after = turn(ana, view)
-    assert looked_up == ["push.example.com"]  # checked, then nothing sent: no connection
-    assert after["message"]["channel"] == "sms" and len(twilio.requests) == before + 1
-
-
-def test_a_failed_lookup_of_the_push_service_keeps_the_subscription(service, monkeypatch):
-    """A DNS failure says nothing of the subscription: the push failed this time (the text goes,
-    as when a push service is down), and the subscription is not forgotten as a gone one is."""
-    made = service.subscribe("ben")
-    subscription = parse_subscription({**made, "endpoint": "https://push.example.com/push/ben"})
-
-    def down(*args, **kwargs):
-        raise socket.gaierror("Temporary failure in name resolution")
-
-    monkeypatch.setattr(socket, "getaddrinfo", down)
-    pusher = Pusher(KEYS.vapid, "mailto:ops@example.com")
-    assert pusher.send(subscription, {"title": "t"}).status == "failed"
+    assert after["message"]["channel"] == "sms" and not after["message"]["pushed"]
+    assert len(twilio.requests) == before + 1 and not service.received
+    app.config["PUSH_SERVICES"] = [service.url]  # listed again: forgotten all the same
+    after = turn(ana, turn(ben, after))
+    assert after["message"]["channel"] == "sms" and not service.received
 
 
 # -- switching on and off -------------------------------------------------------------------------
@@ -306,13 +281,14 @@ def test_bad_subscriptions_say_why(app, service):
     _, ben, view = ben_to_move(app)
     good = service.subscribe("ben")
     cases = {
-        "https://10.1.2.3/push": "private",
-        "https://[fd00::1]/push": "private",
-        "https://router.lan/push": "private",
-        "http://push.example.com/push": "https://",
-        "https://push.example.com:8443/push": "port",
-        "https://u:p@push.example.com/push": "user name",
-        "https://push.example.com/" + "x" * 2000: "too long",
+        "https://10.1.2.3/push": "push service",
+        "https://[fd00::1]/push": "push service",
+        "https://router.lan/push": "push service",
+        "https://fcm.googleapis.com/fcm/send/x": "push service",  # not this deployment's
+        service.url.replace("http:", "https:") + "/push/ben": "push service",
+        service.url.rsplit(":", 1)[0] + ":1/push/ben": "push service",
+        "http://u:p@" + service.url.split("//")[1] + "/push/ben": "user name",
+        service.url + "/" + "x" * 2000: "too long",
     }
     for endpoint, why in cases.items():
         answer = subscribe(ben, view, {**good, "endpoint": endpoint})
@@ -324,20 +300,35 @@ def test_bad_subscriptions_say_why(app, service):
     assert subscribe(ben, view, good, texts="yes").status_code == 422
 
 
-def test_private_addresses_only_for_tests_that_say_so():
-    assert endpoint_refused("http://127.0.0.1:9/push", local=True) is None
-    assert endpoint_refused("http://127.0.0.1:9/push") is not None
-    assert endpoint_refused("https://127.0.0.1/push") is not None
-    assert endpoint_refused("https://localhost/push") is not None
-    assert endpoint_refused("http://10.0.0.1:9/push", local=True) is not None
-    assert endpoint_refused("https://fcm.googleapis.com/fcm/send/x") is None
-    assert endpoint_refused("https://web.push.apple.com/QGx") is None
-    assert endpoint_refused("https://[::ffff:10.0.0.1]/x") is not None
+def test_only_the_browsers_push_services():
+    for endpoint in ("https://fcm.googleapis.com/fcm/send/x", "https://web.push.apple.com/QGx",
+                     "https://wns2-by3p.notify.windows.com/w/?token=x",
+                     "https://updates.push.services.mozilla.com/wpush/v2/x"):
+        assert endpoint_refused(endpoint) is None, endpoint
+    for endpoint in ("http://fcm.googleapis.com/fcm/send/x", "https://fcm.googleapis.com:444/x",
+                     "https://fcm.googleapis.com.attacker.example/x",
+                     "https://attacker.example/fcm.googleapis.com", "https://push.apple.com/x",
+                     "https://evilpush.apple.com/x", "https://10.0.0.1/x",
+                     "https://127.0.0.1/push", "http://127.0.0.1:9/push"):
+        assert "push service" in endpoint_refused(endpoint), endpoint
+    # A deployment's own list (a test's fake service): that origin alone, port and all.
+    assert endpoint_refused("http://127.0.0.1:9/push", ["http://127.0.0.1:9"]) is None
+    assert endpoint_refused("http://127.0.0.1:10/push", ["http://127.0.0.1:9"]) is not None
+    assert endpoint_refused("https://fcm.googleapis.com/x", ["http://127.0.0.1:9"]) is not None
+
+
+def test_the_deployment_s_push_services_from_the_environment(monkeypatch):
+    monkeypatch.setenv("PUSH_SERVICES", "https://push.example.net, https://*.Push.Example.org")
+    config = create_app({"KEYS": KEYS, "TESTING": True}).config
+    assert config["PUSH_SERVICES"] == ["https://push.example.net", "https://*.push.example.org"]
+    assert endpoint_refused("https://a.push.example.org/x", config["PUSH_SERVICES"]) is None
+    monkeypatch.delenv("PUSH_SERVICES")
+    assert create_app({"KEYS": KEYS, "TESTING": True}).config["PUSH_SERVICES"] == []
 
 
 def test_switching_is_counted_per_address(tmp_path, service):
     app = create_app({"KEYS": KEYS, "TESTING": True, "PUBLIC_URL": "https://play.test",
-                      "STORE_URL": f"sqlite:///{tmp_path}/store.db", "PUSH_LOCAL": True,
+                      "STORE_URL": f"sqlite:///{tmp_path}/store.db", "PUSH_SERVICES": [service.url],
                       "PUSH_CHANGES_PER_ADDRESS": "3 per hour"})
     _, ben, view = ben_to_move(app)
     statuses = [subscribe(ben, view, service.subscribe(f"b{i}")).status_code for i in range(4)]
@@ -349,7 +340,7 @@ def test_switching_is_counted_per_address(tmp_path, service):
 def test_without_a_vapid_key_nothing_is_offered(tmp_path, service):
     keys = Keys(signing=KEYS.signing, dice=KEYS.dice, phone=KEYS.phone)
     app = create_app({"KEYS": keys, "TESTING": True, "PUBLIC_URL": "https://play.test",
-                      "STORE_URL": f"sqlite:///{tmp_path}/store.db", "PUSH_LOCAL": True})
+                      "STORE_URL": f"sqlite:///{tmp_path}/store.db", "PUSH_SERVICES": [service.url]})
     _, ben, view = ben_to_move(app)
     answer = subscribe(ben, view, service.subscribe("ben"))
     assert answer.status_code == 404 and answer.json["error"]["code"] == "NotOffered"
@@ -385,7 +376,7 @@ def test_subscriptions_in_the_store(store_url, service):
         store.create_table()
     kept = Subscriptions(store, KEYS.phone)
     seed = bytes(range(8))
-    mine = parse_subscription(service.subscribe("ana"), texts=True, local=True)
+    mine = parse_subscription(service.subscribe("ana"), texts=True, services=[service.url])
     expires = kept.keep(seed, 2, mine)
     assert expires == clock[0] + KEEP_DAYS * 86400
     assert kept.get(seed, 2) == mine and kept.get(seed, 1) is None
@@ -457,9 +448,9 @@ def test_every_process_on_one_development_keys_file_has_the_same_vapid_key(tmp_p
 
 
 def test_pushes_to_a_dead_port_fail_quietly(service):
-    subscription = parse_subscription(service.subscribe("x"), local=True)
+    subscription = parse_subscription(service.subscribe("x"), services=[service.url])
     service.stop()
-    pusher = Pusher(KEYS.vapid, "mailto:ops@example.com", local=True)
+    pusher = Pusher(KEYS.vapid, "mailto:ops@example.com", [service.url])
     assert pusher.send(subscription, {"title": "t"}).status == "failed"
 
 
@@ -483,8 +474,8 @@ def test_the_figures(app, service):
         view = turn(ana, view)
         delays.append(service.wait(n + 1)[-1].at - started)
         view = turn(ben, view)
-    subscription = parse_subscription(service.subscribe("bench"), local=True)
-    pusher = Pusher(KEYS.vapid, "mailto:ops@example.com", local=True)
+    subscription = parse_subscription(service.subscribe("bench"), services=[service.url])
+    pusher = Pusher(KEYS.vapid, "mailto:ops@example.com", [service.url])
     sends = []
     for _ in range(20):
         started = time.perf_counter()

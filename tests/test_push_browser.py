@@ -55,7 +55,7 @@ PushManager.prototype.subscribe = async function (options) {
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
     store = tmp_path_factory.mktemp("push-store") / "store.db"
-    app = create_app({"KEYS": KEYS, "STORE_URL": f"sqlite:///{store}", "PUSH_LOCAL": True,
+    app = create_app({"KEYS": KEYS, "STORE_URL": f"sqlite:///{store}",
                       "ANALYSIS_PLAYOUTS": 30, "REVIEW_PLAYOUTS": 30, "REVIEW_EXTRA": 0})
     with LiveServer(app) as server:
         app.config["PUBLIC_URL"] = server.url  # links (and pushes) name this server
@@ -91,6 +91,7 @@ def bens_link(live, seed: int) -> dict:
 def test_a_turn_s_notification_shown_and_tapped(live, browser):
     view = bens_link(live, 7)
     with FakePushService(public_key(KEYS.vapid)) as service:
+        live.app.config["PUSH_SERVICES"] = [service.url]  # the browsers' own stand-in
         made = service.subscribe("ben")
         context = browser.new_context(viewport=PHONE, has_touch=True)
         context.grant_permissions(["notifications"], origin=live.url)

@@ -42,10 +42,11 @@ def create_app(config: dict | None = None) -> Flask:
         PROXY_HOPS=int(os.environ.get("PROXY_HOPS") or 0),
         SOURCE_IP_HEADER=os.environ.get("SOURCE_IP_HEADER", ""),
         # Web Push (app/push.py): the contact push services may write to about our VAPID key
-        # (mailto: or https:; PUBLIC_URL when unset), and, for tests only, push services on
-        # 127.0.0.1 over plain http.
+        # (mailto: or https:; PUBLIC_URL when unset), and the push services the server posts
+        # to (origins, comma-separated; the browsers' own when unset).
         VAPID_SUBJECT=os.environ.get("VAPID_SUBJECT", ""),
-        PUSH_LOCAL=False,
+        PUSH_SERVICES=[s.strip().lower() for s in os.environ.get("PUSH_SERVICES", "").split(",")
+                       if s.strip()],
     )
     from app.web import limits
 
