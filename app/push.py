@@ -62,9 +62,32 @@ NAME_CHARS = 24
 BAD = N_("This isn't a push subscription this server can use.")
 # The browsers' push services (Chrome's and the other Chromiums', Safari's, Edge's, Firefox's):
 # the only places a subscription may send the server to, so a player can't make it post to
-# its own network or anywhere else. A deployment may say others (``PUSH_SERVICES``).
+# its own network or anywhere else. A deployment may list its own instead (``PUSH_SERVICES``).
 SERVICES = ("https://fcm.googleapis.com", "https://*.push.apple.com",
             "https://*.notify.windows.com", "https://*.push.services.mozilla.com")
+# A host name and port as every URL parser reads them alike: no user, no address in brackets,
+# no backslash (urlsplit keeps one in the host name, requests ends the host there).
+_NETLOC = r"[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::[0-9]{1,5})?"
+_ORIGIN = re.compile(rf"https?://(?:\*\.)?{_NETLOC}")
+
+
+def parse_services(entries) -> list[str]:
+    """A deployment's push services (``PUSH_SERVICES``), lowercased: origins, ``*.`` for any
+    name under a domain. ValueError for anything else: a mistyped entry would match no
+    endpoint, and every subscription at it would be forgotten at its next push.
+
+    >>> parse_services(["https://Push.Example.net", " https://*.push.example.org "])
+    ['https://push.example.net', 'https://*.push.example.org']
+    >>> parse_services(["push.example.net"])
+    Traceback (most recent call last):
+    ValueError: PUSH_SERVICES: 'push.example.net' isn't an origin such as https://push.example.net
+    """
+    found = [entry.strip().lower() for entry in entries if entry.strip()]
+    for entry in found:
+        if not _ORIGIN.fullmatch(entry):
+            raise ValueError(f"PUSH_SERVICES: {entry!r} isn't an origin such as "
+                             "https://push.example.net")
+    return found
 
 
 class BadSubscription(ValueError):
@@ -126,6 +149,8 @@ def endpoint_refused(endpoint: str, services=SERVICES) -> str | None:
     "The notification address isn't a browser's push service."
     >>> endpoint_refused("https://fcm.googleapis.com:8443/fcm/send/abc")
     "The notification address isn't a browser's push service."
+    >>> endpoint_refused("https://attacker.example\\\\.push.apple.com/x")
+    "The notification address isn't a browser's push service."
     >>> endpoint_refused("https://user:pw@fcm.googleapis.com/x")
     "The notification address can't carry a user name or password."
     >>> endpoint_refused("http://127.0.0.1:8000/push", ["http://127.0.0.1:8000"]) is None
@@ -142,7 +167,8 @@ def endpoint_refused(endpoint: str, services=SERVICES) -> str | None:
         return N_("The notification address isn't a web address.")
     if parts.username is not None or parts.password is not None:
         return N_("The notification address can't carry a user name or password.")
-    if not any(_at(where, service) for service in services):
+    if not re.fullmatch(_NETLOC, parts.netloc.lower()) or \
+            not any(_at(where, service) for service in services):
         return N_("The notification address isn't a browser's push service.")
     return None
 

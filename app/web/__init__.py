@@ -45,14 +45,16 @@ def create_app(config: dict | None = None) -> Flask:
         # (mailto: or https:; PUBLIC_URL when unset), and the push services the server posts
         # to (origins, comma-separated; the browsers' own when unset).
         VAPID_SUBJECT=os.environ.get("VAPID_SUBJECT", ""),
-        PUSH_SERVICES=[s.strip().lower() for s in os.environ.get("PUSH_SERVICES", "").split(",")
-                       if s.strip()],
+        PUSH_SERVICES=os.environ.get("PUSH_SERVICES", "").split(","),
     )
     from app.web import limits
 
     app.config.update(limits.settings())
     if config:
         app.config.update(config)
+    from app.push import parse_services
+
+    app.config["PUSH_SERVICES"] = parse_services(app.config["PUSH_SERVICES"])  # or ValueError
     if "KEYS" not in app.config:
         app.config["KEYS"] = Keys.from_env()
     if app.config["PROXY_HOPS"]:

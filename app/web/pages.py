@@ -273,7 +273,8 @@ def game(token):
                          public_url("preview.game_image", token=token))
     return render_template("game.html", game=played, token=token, board_url=board_url(played),
                            board_view=board_view(played),
-                           results=final_results(played), host_here=bool(request.args.get("host")),
+                           results=final_results(played),
+                           host_here=bool(request.args.get("host") or request.args.get("local")),
                            preview=shown,
                            title=TITLES[played.header.game],
                            rules_url=_rules_url(played.header.game, lang),

@@ -635,6 +635,7 @@ function showResults(v) {
   }
   // Sent with the page, they wait for the script (and this game) to work.
   $("rematch").disabled = !final;
+  $("rematchcapacity").disabled = !final;
   $("iamhost").disabled = false;
   $("rematchnote").hidden = !final || hostHere;
   $("rematchnote").textContent = TEXT.hostDecides(host);
