@@ -73,11 +73,14 @@ _ORIGIN = re.compile(rf"https?://(?:\*\.)?{_NETLOC}")
 
 def parse_services(entries) -> list[str]:
     """A deployment's push services (``PUSH_SERVICES``), lowercased: origins, ``*.`` for any
-    name under a domain. ValueError for anything else: a mistyped entry would match no
-    endpoint, and every subscription at it would be forgotten at its next push.
+    name under a domain; the browsers' own (``SERVICES``) when there are none. ValueError for
+    anything else: a mistyped entry would match no endpoint, and every subscription at it
+    would be forgotten at its next push.
 
     >>> parse_services(["https://Push.Example.net", " https://*.push.example.org "])
     ['https://push.example.net', 'https://*.push.example.org']
+    >>> parse_services(["", " "]) == list(SERVICES)
+    True
     >>> parse_services(["push.example.net"])
     Traceback (most recent call last):
     ValueError: PUSH_SERVICES: 'push.example.net' isn't an origin such as https://push.example.net
@@ -87,7 +90,7 @@ def parse_services(entries) -> list[str]:
         if not _ORIGIN.fullmatch(entry):
             raise ValueError(f"PUSH_SERVICES: {entry!r} isn't an origin such as "
                              "https://push.example.net")
-    return found
+    return found or list(SERVICES)
 
 
 class BadSubscription(ValueError):

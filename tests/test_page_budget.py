@@ -96,7 +96,8 @@ def test_a_finished_game_s_review_does_not_move_once_drawn(server, browser, game
     assert 0 < figures["kb"] < 100, figures
 
 
-RESULTS_JS = """() => [...document.querySelectorAll('#results *')].filter((e) => !e.closest('[hidden]'))
+RESULTS_JS = """() => [...document.querySelectorAll('#results *')]
+  .filter((e) => !e.closest('[hidden]'))
   .map((e) => [e.tagName, e.className, e.dataset.seat || e.dataset.medal || '',
                e.getAttribute('aria-label') || '', e.children.length ? '' : e.textContent.trim(),
                e.tagName === 'OPTION' ? e.selected : ''])"""

@@ -15,7 +15,7 @@ from app import link
 from app.keys import Keys
 from app.play import Game
 from api_support import whole_turn
-from app.push import (KEEP_DAYS, BadSubscription, Pusher, Subscription, Subscriptions,
+from app.push import (KEEP_DAYS, SERVICES, BadSubscription, Pusher, Subscription, Subscriptions,
                       endpoint_refused, notice, parse_subscription, public_key)
 from app.sms import Handoff
 from app.store import open_store
@@ -177,7 +177,8 @@ def test_a_push_service_failure_is_not_a_text(app, service, twilio):
 
 def test_pushes_have_the_texts_caps(tmp_path, service):
     app = create_app({"KEYS": KEYS, "TESTING": True, "PUBLIC_URL": "https://play.test",
-                      "STORE_URL": f"sqlite:///{tmp_path}/store.db", "PUSH_SERVICES": [service.url],
+                      "STORE_URL": f"sqlite:///{tmp_path}/store.db",
+                      "PUSH_SERVICES": [service.url],
                       "TEXTS_PER_NUMBER_HOUR": 1})
     ana, ben, view = ben_subscribed(app, service)
     first = turn(ana, view)
@@ -192,7 +193,7 @@ def test_a_service_the_deployment_stopped_listing_is_never_posted_to(app, servic
     since: nothing is posted there, the player gets the text, and the subscription is
     forgotten as a gone one is."""
     ana, ben, view = ben_subscribed(app, service, game={"ben_phone": BEN_PHONE})
-    app.config["PUSH_SERVICES"] = []  # the browsers' own services only
+    app.config["PUSH_SERVICES"] = list(SERVICES)  # the browsers' own services only
     before = len(twilio.requests)
     after = turn(ana, view)
     assert after["message"]["channel"] == "sms" and not after["message"]["pushed"]
@@ -330,12 +331,13 @@ def test_the_deployment_s_push_services_from_the_environment(monkeypatch):
     with pytest.raises(ValueError, match="isn't an origin"):
         create_app({"KEYS": KEYS, "TESTING": True})
     monkeypatch.delenv("PUSH_SERVICES")
-    assert create_app({"KEYS": KEYS, "TESTING": True}).config["PUSH_SERVICES"] == []
+    assert create_app({"KEYS": KEYS, "TESTING": True}).config["PUSH_SERVICES"] == list(SERVICES)
 
 
 def test_switching_is_counted_per_address(tmp_path, service):
     app = create_app({"KEYS": KEYS, "TESTING": True, "PUBLIC_URL": "https://play.test",
-                      "STORE_URL": f"sqlite:///{tmp_path}/store.db", "PUSH_SERVICES": [service.url],
+                      "STORE_URL": f"sqlite:///{tmp_path}/store.db",
+                      "PUSH_SERVICES": [service.url],
                       "PUSH_CHANGES_PER_ADDRESS": "3 per hour"})
     _, ben, view = ben_to_move(app)
     statuses = [subscribe(ben, view, service.subscribe(f"b{i}")).status_code for i in range(4)]
@@ -347,7 +349,8 @@ def test_switching_is_counted_per_address(tmp_path, service):
 def test_without_a_vapid_key_nothing_is_offered(tmp_path, service):
     keys = Keys(signing=KEYS.signing, dice=KEYS.dice, phone=KEYS.phone)
     app = create_app({"KEYS": keys, "TESTING": True, "PUBLIC_URL": "https://play.test",
-                      "STORE_URL": f"sqlite:///{tmp_path}/store.db", "PUSH_SERVICES": [service.url]})
+                      "STORE_URL": f"sqlite:///{tmp_path}/store.db",
+                      "PUSH_SERVICES": [service.url]})
     _, ben, view = ben_to_move(app)
     answer = subscribe(ben, view, service.subscribe("ben"))
     assert answer.status_code == 404 and answer.json["error"]["code"] == "NotOffered"

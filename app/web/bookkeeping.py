@@ -65,13 +65,13 @@ def pusher():
     config = current_app.config
     if not config["KEYS"].vapid:
         return None
-    from app.push import SERVICES, Pusher
+    from app.push import Pusher
 
     # Push services take a mailto: or https: contact (py_vapid refuses any other).
     public = config.get("PUBLIC_URL") or ""
     subject = config.get("VAPID_SUBJECT") or \
         (public if public.startswith("https://") else "mailto:boardpass@example.invalid")
-    return Pusher(config["KEYS"].vapid, subject, config.get("PUSH_SERVICES") or SERVICES)
+    return Pusher(config["KEYS"].vapid, subject, config["PUSH_SERVICES"])
 
 
 def device() -> str | None:

@@ -21,8 +21,7 @@ from flask import Blueprint, current_app, jsonify, request
 
 from app import i18n
 from app.engine.text import N_
-from app.push import (MAX_BODY, SERVICES, BadSubscription, StoreConflict, parse_subscription,
-                      public_key)
+from app.push import MAX_BODY, BadSubscription, StoreConflict, parse_subscription, public_key
 from app.ledger import digest
 from app.web.bookkeeping import device, standing_of, subscriptions
 from app.web.errors import error_answer
@@ -62,7 +61,7 @@ def subscribe(token):
     if played.over:
         raise MovedOn(message("game_over"))
     subscription = parse_subscription(data.get("subscription"), data.get("texts", False),
-                                      current_app.config.get("PUSH_SERVICES") or SERVICES)
+                                      current_app.config["PUSH_SERVICES"])
     seat = _whose(played, token)
     if played.header.seats[seat].bot:
         raise WrongSeat(BOT)
