@@ -192,8 +192,9 @@ class Analysts:
     work ahead yields to it. A request for an answer in the backlog takes it over rather than
     working it out twice."""
 
-    def __init__(self, workers: int, waiting: int = WAITING):
+    def __init__(self, workers: int, waiting: int = WAITING, niceness: int = NICENESS):
         self.workers = workers
+        self.niceness = niceness
         self.places = max(1, workers) * (1 + waiting)
         self.share = (self.places + 1) // 2
         self._admitted = threading.BoundedSemaphore(self.places)
@@ -373,7 +374,8 @@ class Analysts:
                 atexit.register(self.close)  # before the interpreter tears its modules down
                 # Spawned, not forked: the server has threads, and a fork copies their locks.
                 self._executor = ProcessPoolExecutor(
-                    self.workers, multiprocessing.get_context("spawn"), _worker_starts)
+                    self.workers, multiprocessing.get_context("spawn"), _worker_starts,
+                    (self.niceness,))
             return self._executor
 
     def _reset(self) -> None:
@@ -403,12 +405,13 @@ def _outcome(future: Future):
         return error
 
 
-def _worker_starts() -> None:
-    """A worker's start: a lower priority than the server's own threads, a watch that ends it
-    when the server's process ends (however it ends: a server stopped by a signal runs no
-    clean-up, and its workers would wait for work forever), and the engine loaded."""
+def _worker_starts(niceness: int) -> None:
+    """A worker's start: a lower priority than the server's own threads (``niceness`` more), a
+    watch that ends it when the server's process ends (however it ends: a server stopped by a
+    signal runs no clean-up, and its workers would wait for work forever), and the engine
+    loaded."""
     try:
-        os.nice(NICENESS)
+        os.nice(niceness)
     except OSError:
         pass
     server = os.getppid()
@@ -429,8 +432,10 @@ _analysts_guard = threading.Lock()
 def analysts(config) -> Analysts:
     """The process's ``Analysts`` for an app's settings (or else the environment's):
     ``ANALYSIS_WORKERS`` (by default one per core but one, which is left to the turns, and at
-    least one; none on Lambda) and ``ANALYSIS_WAITING`` (``WAITING``). One per process and
-    settings, shared by the apps that ask for the same."""
+    least one; none on Lambda), ``ANALYSIS_WAITING`` (``WAITING``) and ``ANALYSIS_NICENESS``
+    (``NICENESS``; the test suite says 0: on a machine busy with other work, workers at a
+    lower priority than that work would get no time at all). One per process and settings,
+    shared by the apps that ask for the same."""
     workers = config.get("ANALYSIS_WORKERS", os.environ.get("ANALYSIS_WORKERS"))
     if workers is None or workers == "":
         workers = 0 if os.environ.get("AWS_LAMBDA_FUNCTION_NAME") else \
@@ -438,7 +443,10 @@ def analysts(config) -> Analysts:
     waiting = config.get("ANALYSIS_WAITING", os.environ.get("ANALYSIS_WAITING"))
     if waiting is None or waiting == "":
         waiting = WAITING
-    key = (int(workers), int(waiting))
+    niceness = config.get("ANALYSIS_NICENESS", os.environ.get("ANALYSIS_NICENESS"))
+    if niceness is None or niceness == "":
+        niceness = NICENESS
+    key = (int(workers), int(waiting), int(niceness))
     with _analysts_guard:
         if key not in _analysts:
             _analysts[key] = Analysts(*key)

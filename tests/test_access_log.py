@@ -29,11 +29,13 @@ def test_gunicorn_s_access_log_holds_each_link_s_digest_not_the_link(tmp_path):
          "--access-logfile", str(log), "--logger-class", "app.web.access_log.LinkFreeLogger",
          "app.web.wsgi:app"], env=env, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(200):
+        deadline = time.monotonic() + 60  # Gunicorn's start, on a busy machine
+        while True:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 break
             except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, "no server"
                 time.sleep(0.05)
 
         def ask(method, path, body=None):

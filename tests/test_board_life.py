@@ -93,7 +93,7 @@ def phone(browser):
         context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
                                       has_touch=True,
                                       reduced_motion="reduce" if reduced else "no-preference")
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(30_000)
         for script in scripts:
             context.add_init_script(script)
         page = context.new_page()

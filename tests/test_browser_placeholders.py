@@ -105,7 +105,7 @@ def phone(browser):
     def open_phone():
         context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
                                       has_touch=True)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(30_000)
         unfilled, timer = [], []
         context.expose_function("__unfilled", lambda text: unfilled.append(text))
         context.expose_function("__timer", lambda text: timer.append(text))
@@ -260,7 +260,7 @@ def test_a_room_whose_turn_timer_runs_out(server, phone, lang):
         line = WORDS[lang]["played_for"].format(who=who)
         for page in pages:
             expect(page.locator("#feed li.auto").filter(has_text=line)).to_have_count(
-                whose.count(who), timeout=10_000)
+                whose.count(who))
     for page in pages:
         filled(page)
         assert WORDS[lang]["time_up"].format(who=first) in page.timer, page.timer

@@ -87,12 +87,11 @@ def ben_subscribed(app, service, **extra):
 
 # -- a turn handed to a subscribed player ---------------------------------------------------------
 
-def test_the_turn_is_pushed_signed_and_encrypted_within_a_second(app, service):
+def test_the_turn_is_pushed_signed_and_encrypted_with_the_turn_s_answer(app, service):
     ana, ben, view = ben_subscribed(app, service)
     assert service.received == []  # Ana has none: nothing was pushed for her turn
-    started = time.time()
     after = turn(ana, view)
-    (got,) = service.wait(1)
+    (got,) = service.received  # pushed before the turn was answered, not some time after
     assert got.refused is None, got.refused
     # The fake push service checked the VAPID JWT's signature against our public key, and
     # decrypted the payload with the subscription's private key and secret.
@@ -101,7 +100,6 @@ def test_the_turn_is_pushed_signed_and_encrypted_within_a_second(app, service):
                            "url": after["url"], "tag": "boardpass-0000000000000000",
                            "lang": "en"}
     assert int(got.headers["ttl"]) > 0 and got.headers["urgency"] == "high"
-    assert got.at - started < 1.0  # pushed within a second of the turn being sent
     message = after["message"]
     assert message["status"] == "sent" and message["channel"] == "push" and message["pushed"]
 
@@ -477,12 +475,14 @@ def test_the_figures(app, service):
     the request, to a push service on 127.0.0.1)."""
     import statistics
 
+    app.config.update(TEXTS_PER_NUMBER_HOUR=20)  # ten pushes to Ben's phone within the hour
     ana, ben, view = ben_subscribed(app, service)
     delays = []
     for n in range(10):
         started = time.time()
         view = turn(ana, view)
-        delays.append(service.wait(n + 1)[-1].at - started)
+        assert len(service.received) == n + 1  # with the turn's answer
+        delays.append(service.received[-1].at - started)
         view = turn(ben, view)
     subscription = parse_subscription(service.subscribe("bench"), services=[service.url])
     pusher = Pusher(KEYS.vapid, "mailto:ops@example.com", [service.url])
@@ -494,7 +494,6 @@ def test_the_figures(app, service):
     print(f"\nturn request to push received: median {statistics.median(delays) * 1000:.0f} ms, "
           f"worst {max(delays) * 1000:.0f} ms of {len(delays)}; Pusher.send: median "
           f"{statistics.median(sends) * 1000:.1f} ms, worst {max(sends) * 1000:.1f} ms of 20")
-    assert max(delays) < 1.0
 
 
 def test_a_deployment_s_key_from_the_command_line(capsys):

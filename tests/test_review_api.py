@@ -3,6 +3,7 @@ choices reviewed (never a bot's), answers that are the same for anyone and cache
 
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -195,87 +196,124 @@ def test_one_client_holds_half_the_analysis_places_at_most():
 
 def held_until(pool, who: str, places: int) -> None:
     """Wait until ``who`` holds ``places`` of the pool's places (its requests admitted)."""
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while pool._held.get(who, 0) < places:
         assert time.monotonic() < deadline, f"{who} never held {places} places"
         time.sleep(0.01)
 
 
-def finished_at(name: str, seconds: float) -> tuple[str, float]:
-    """A worker's job: ``seconds`` of work, then its name and when it ended."""
-    time.sleep(seconds)
-    return name, time.monotonic()
+def queued_until(pool, who: str, places: int) -> None:
+    """Wait until ``who`` has ``places`` requests in the pool's hands: admitted and queued for
+    a worker, or with one (so the next request comes after them)."""
+    def asked():
+        with pool._ready:
+            return len(pool._asked.get(who, ())) + pool._given.get(who, 0)
+
+    deadline = time.monotonic() + 60
+    while asked() < places:
+        assert time.monotonic() < deadline, f"{who} never had {places} requests queued"
+        time.sleep(0.01)
 
 
-def in_order_of_ending(threads: list, answers: list) -> list[str]:
-    for thread in threads:
-        thread.join(30)
-    return [name for name, _ in sorted(answers, key=lambda answer: answer[1])]
+def until_exists(path) -> None:
+    deadline = time.monotonic() + 60  # a spawned worker's start, on a busy machine
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path.name} never came"
+        time.sleep(0.01)
 
 
-def test_a_burst_from_one_client_waits_behind_another_tables_request():
+def logged(name: str, folder: str, gated: bool = False) -> str:
+    """A worker's job (in a process of its own): when ``gated``, it says it has started and
+    waits to be let go (files in ``folder``); then it writes its name in the order the jobs
+    end."""
+    folder = Path(folder)
+    if gated:
+        (folder / "started").touch()
+        until_exists(folder / "go")
+    with open(folder / "order", "a", encoding="utf-8") as order:
+        order.write(name + "\n")
+    return name
+
+
+def nothing() -> None:
+    """A worker's job that does nothing: run once, the worker has started."""
+
+
+def test_a_burst_from_one_client_waits_behind_another_tables_request(tmp_path):
     """One worker: the burst's first job is worked on, its second waits; another table's
     request, coming after both, is worked on next: the clients waiting take turns."""
     import threading
 
     pool = review.Analysts(1, waiting=3)
     try:
-        pool.run(finished_at, "warm", 0)  # the worker started
-        answers = []
-
-        def ask(name, who):  # each a second's work: the others come while the first runs
-            answers.append(pool.run(finished_at, name, 1.0, who=who))
-
+        pool.run(nothing)  # the worker started
+        folder = str(tmp_path)
         threads, held = [], {}
         for name, who in (("burst 1", "10.0.0.1"), ("burst 2", "10.0.0.1"),
                           ("other table", "10.0.0.2")):
-            threads.append(threading.Thread(target=ask, args=(name, who)))
+            # The first is worked on until let go: the others come while it runs.
+            threads.append(threading.Thread(target=pool.run, args=(
+                logged, name, folder, name == "burst 1"), kwargs={"who": who}))
             threads[-1].start()
             held[who] = held.get(who, 0) + 1
-            held_until(pool, who, held[who])  # admitted, in this order
-        assert in_order_of_ending(threads, answers) == ["burst 1", "other table", "burst 2"]
+            queued_until(pool, who, held[who])  # asked, in this order
+        (tmp_path / "go").touch()
+        for thread in threads:
+            thread.join(60)
+        order = (tmp_path / "order").read_text().split("\n")[:-1]
+        assert order == ["burst 1", "other table", "burst 2"]
     finally:
         pool.close()
 
 
-def test_work_ahead_yields_to_a_pages_request():
+def test_work_ahead_yields_to_a_pages_request(tmp_path):
     """A turn's answers worked out ahead wait while a page's request goes first: the page
     waits for the one job its worker is on, not for the backlog."""
     import threading
 
     pool = review.Analysts(1, waiting=2)
     try:
-        pool.run(finished_at, "warm", 0)
-        done = []
-        for n in range(3):  # a second's work each: the page comes while the first runs
-            pool.submit(f"ahead {n}", finished_at, f"ahead {n}", 1.0)
-        time.sleep(0.1)
-        page = threading.Thread(target=lambda: done.append(pool.run(finished_at, "page", 0)))
+        pool.run(nothing)
+        folder = str(tmp_path)
+        pool.submit("ahead 0", logged, "ahead 0", folder, True)  # the worker is on it...
+        for n in (1, 2):
+            pool.submit(f"ahead {n}", logged, f"ahead {n}", folder)
+        until_exists(tmp_path / "started")
+        page = threading.Thread(target=lambda: pool.run(logged, "page", folder,
+                                                        who="10.0.0.1"))
         page.start()
-        page.join(30)
-        ended = done[0][1]
+        queued_until(pool, "10.0.0.1", 1)  # ...when the page asks
+        (tmp_path / "go").touch()
+        page.join(60)
         while pool.queued("ahead 2"):
             time.sleep(0.05)
-        assert not pool.queued("ahead 0")
-        assert time.monotonic() - ended > 1.5  # two jobs ahead were still to do after the page
+        order = (tmp_path / "order").read_text().split("\n")[:-1]
+        assert order == ["ahead 0", "page", "ahead 1", "ahead 2"]
     finally:
         pool.close()
 
 
-def test_a_request_for_an_answer_in_the_backlog_takes_it_over():
+def test_a_request_for_an_answer_in_the_backlog_takes_it_over(tmp_path):
     import threading
 
     pool = review.Analysts(1, waiting=2)
     try:
-        pool.run(finished_at, "warm", 0)
-        pool.submit("ahead 0", finished_at, "ahead 0", 0.3)
-        pool.submit("ahead 1", finished_at, "ahead 1", 0)
+        pool.run(nothing)
+        folder = str(tmp_path)
+        pool.submit("ahead 0", logged, "ahead 0", folder, True)  # worked on until let go
+        pool.submit("ahead 1", logged, "ahead 1", folder)
+        until_exists(tmp_path / "started")
         answers = []
         page = threading.Thread(target=lambda: answers.append(
-            pool.run(finished_at, "page's own", 0, key="ahead 1")))
+            pool.run(logged, "page's own", folder, key="ahead 1")))
         page.start()
-        page.join(30)
-        assert answers[0][0] == "ahead 1"  # the background's job, worked out once
+        deadline = time.monotonic() + 60
+        while "ahead 1" in pool._backlog:  # taken over while it waits
+            assert time.monotonic() < deadline, "the request never took the job over"
+            time.sleep(0.01)
+        (tmp_path / "go").touch()
+        page.join(60)
+        assert answers == ["ahead 1"]  # the background's job, worked out once
         assert not pool.queued("ahead 1")
     finally:
         pool.close()

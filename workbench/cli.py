@@ -41,8 +41,8 @@ def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, 
                                 "followed by five bot turns; rooms: live rooms polled and played "
                                 "through a threaded server on 127.0.0.1 (workbench/room_bench.py)")
     ben.add_argument("what", nargs="?",
-                     choices=["rooms", "previews", "review", "pills", "store", "texts",
-                              "guesses", "burst", "fair"],
+                     choices=["rooms", "previews", "review", "pills", "pages", "store",
+                              "texts", "guesses", "burst", "fair"],
                      help="rooms: the live rooms bench; store: the store's calls and time per "
                           "turn, through the API; texts: the texts a game of people by link "
                           "costs, turns with nothing to decide played for them or not; previews: drawing the link preview "
@@ -53,10 +53,13 @@ def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, 
                           "one client's burst of analysis requests (workbench/fair_bench.py); "
                           "burst: a game page's time under a "
                           "burst of preview fetches (workbench/burst_bench.py); pills: a phone's "
-                          "chance pills after a tap, in Chromium (workbench/pills_bench.py) "
+                          "chance pills after a tap, in Chromium (workbench/pills_bench.py); "
+                          "pages: a page's first and largest paint on a phone, in Chromium "
+                          "(workbench/page_bench.py) "
                           "(without it: the engine's)")
     ben.add_argument("--turns", type=int,
                      help="pills: taps per table (default 12); store: turns per game (default 10)")
+    ben.add_argument("--loads", type=int, default=5, help="pages: loads of each page")
     ben.add_argument("--think", type=float, default=1.0,
                      help="pills: seconds between the roll and the tap")
     ben.add_argument("--every", type=float, default=5.0,
@@ -214,6 +217,10 @@ def _bench(args):
         from workbench.pills_bench import pills_bench
 
         yield from pills_bench(TABLES, args.turns or 12, args.think)
+    elif args.what == "pages":
+        from workbench.page_bench import page_bench
+
+        yield from page_bench(args.loads)
     elif args.what == "store":
         from workbench.store_bench import store_bench
 

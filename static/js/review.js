@@ -51,8 +51,12 @@ const signed = (n) => (n > 0 ? `+${decimal(n)}` : n < 0 ? `−${decimal(-n)}` : 
 
 // Requests at once (reviews and the luck; the pills go on their own): as many as the server
 // says (#gamereview's data-at-once: one client's share of its analysis places, or more on
-// Lambda, where each request has an instance of its own).
-const PARALLEL = Number(document.getElementById("gamereview")?.dataset.atOnce) || 2;
+// Lambda, where each request has an instance of its own), and over HTTP/1.1 four at most: the
+// browser opens six connections to a host, and the player's own requests (a rematch, the
+// pills) must never wait behind a review being worked out.
+const HTTP1 = performance.getEntriesByType("navigation")[0]?.nextHopProtocol === "http/1.1";
+const PARALLEL = Math.min(HTTP1 ? 4 : Infinity,
+  Number(document.getElementById("gamereview")?.dataset.atOnce) || 2);
 const RETRIES = 4;   // 503s (the server's analysis is full) waited out before giving up
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
