@@ -572,6 +572,28 @@ def test_the_client_address_is_the_trusted_proxy_s_not_a_header_the_client_sent(
     assert [miss(direct, f"192.0.2.{n}") for n in range(3)][-1] == 429  # all one address
 
 
+
+def test_a_port_or_brackets_a_proxy_writes_never_make_a_new_client(store_url, clock):
+    """Load balancers that write ``ip:port`` in X-Forwarded-For: each connection's port is no
+    new client, an IPv6 address with a port still counts for its /48, and anything that isn't
+    an address is one client, not a new one each time."""
+    config = {"KEYS": KEYS, "TESTING": True, "STORE_URL": store_url, "CLOCK": clock,
+              "PROXY_HOPS": 1, "ROOM_MISSES_PER_ADDRESS": "2 per minute",
+              "ROOM_MISSES_PER_NETWORK": "3 per minute"}
+    clock.now = 60 * (NOW // 60)
+    client = create_app(config).test_client()
+
+    def miss(forwarded):
+        return client.get("/api/rooms/ABC234", environ_base={"REMOTE_ADDR": "10.0.0.1"},
+                          headers={"X-Forwarded-For": forwarded}).status_code
+
+    assert [miss(f"203.0.113.1:{port}") for port in (5000, 5001, 5002)] == [404, 404, 429]
+    assert miss("203.0.113.1") == 429  # the same client without a port
+    assert [miss(f"[2001:db8:1:{n}::1]:{443 + n}") for n in range(4)] == [404] * 3 + [429]
+    assert miss("2001:db8:1:9::1") == 429  # the same /48, written bare
+    assert [miss(text) for text in ("not-an-address", "[nope]:1", "a:b:c")] == [404, 404, 429]
+
+
 # -- what a room holds ------------------------------------------------------------------------------
 
 def test_a_code_drawn_again_after_its_room_expired_lets_no_old_credential_in(app, client, clock):

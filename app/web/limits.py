@@ -9,8 +9,9 @@ that expires with its window: ``Store.count``), so there is one count for the wh
 deployment: every gunicorn worker and every Lambda instance shares it. A limit costs one
 conditional write when something is counted, one read when it is only looked at.
 
-Who is counted is the client's address (``client_address``), an IPv6 address by its /64 (one
-household or phone has it whole). Room codes that find nothing are counted three ways: per
+Who is counted is the client's address (``client_address``) as a bare IP, whatever port or
+brackets a proxy wrote around it, an IPv6 address by its /64 (one household or phone has it
+whole); anything that isn't an address is one shared client, counted by every counter. Room codes that find nothing are counted three ways: per
 address, per IPv6 /48 with a higher ceiling (a network that hands out many /64s), and for the
 deployment as a whole, so that guessing codes from many addresses stays slow too.
 
@@ -131,28 +132,52 @@ def limits() -> Limits:
 
 
 def client_address() -> str:
-    """The client's address. On Lambda, API Gateway's source IP, which Zappa copies from the
-    event into the header ``SOURCE_IP_HEADER`` names (over any the client sent: see
-    docs/deploy.md); behind ``PROXY_HOPS`` trusted proxies, the address they saw (werkzeug's
-    ProxyFix, set up in ``create_app``); else the connection's."""
+    """The client's address, as a bare IP (``bare_ip``). On Lambda, API Gateway's source IP,
+    which Zappa copies from the event into the header ``SOURCE_IP_HEADER`` names (over any the
+    client sent: see docs/deploy.md); behind ``PROXY_HOPS`` trusted proxies, the address they
+    saw (werkzeug's ProxyFix, set up in ``create_app``); else the connection's."""
     header = current_app.config.get("SOURCE_IP_HEADER")
-    address = (request.headers.get(header) if header else None) or request.remote_addr or "-"
-    return address.strip()
+    return bare_ip((request.headers.get(header) if header else None) or request.remote_addr or "")
+
+
+UNKNOWN = "unknown"  # every address that isn't one: one client, so every limit still holds
+_WITH_PORT = re.compile(r"\[(?P<v6>[^\]]*)\](?::\d{1,5})?|(?P<v4>[^:]*):\d{1,5}")
+
+
+def bare_ip(text: str) -> str:
+    """An address as written by a proxy or a load balancer, as its bare IP: without a port or
+    brackets (each port would otherwise count as a new client), an IPv4 address mapped into
+    IPv6 as itself; ``UNKNOWN`` for anything else.
+
+    >>> bare_ip("203.0.113.9:5678"), bare_ip("[2001:DB8::1]:443"), bare_ip("::ffff:192.0.2.1")
+    ('203.0.113.9', '2001:db8::1', '192.0.2.1')
+    >>> bare_ip("2001:db8::1"), bare_ip("[2001:db8::1]"), bare_ip("a.b:c"), bare_ip("")
+    ('2001:db8::1', '2001:db8::1', 'unknown', 'unknown')
+    """
+    text = text.strip()
+    match = _WITH_PORT.fullmatch(text)
+    if match:
+        text = match["v4"] if match["v6"] is None else match["v6"]
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return UNKNOWN
+    mapped = getattr(address, "ipv4_mapped", None)
+    return str(mapped or address)
 
 
 def counted_as(address: str, prefix: int) -> str | None:
-    """Whom a limit counts for ``address``: an IPv6 address by its /``prefix`` (64: one
+    """Whom a limit counts for a bare ``address``: an IPv6 address by its /``prefix`` (64: one
     household or phone; 48: a site's network), an IPv4 address as itself for a /64 and not at
-    all for a /48.
+    all for a /48, ``UNKNOWN`` as itself for both.
 
     >>> counted_as("2001:db8:1:2::1", 64), counted_as("2001:db8:1:2::1", 48)
     ('2001:db8:1:2::/64', '2001:db8:1::/48')
     >>> counted_as("203.0.113.9", 64), counted_as("203.0.113.9", 48)
     ('203.0.113.9', None)
+    >>> counted_as(UNKNOWN, 48)
+    'unknown'
     """
-    if ":" not in address:
-        return address if prefix == 64 else None
-    try:
+    if ":" in address:
         return str(ipaddress.ip_network(f"{address}/{prefix}", strict=False))
-    except ValueError:
-        return address if prefix == 64 else None
+    return address if prefix == 64 or address == UNKNOWN else None
