@@ -280,3 +280,26 @@ def test_every_route_that_answers_with_a_link_says_no_store(client):
                 checked += 1
                 assert "no-store" in response.headers.get("Cache-Control", ""), (method, path)
     assert checked >= 10  # the walk reached the routes that answer with links
+
+
+def test_nothing_public_or_cacheable_carries_a_cookie(client):
+    """Every route of the app, asked by a browser with no cookies yet (and switching the
+    language): an answer a cache may keep (``public``, or a max-age) never sets a cookie, or a
+    shared cache would hand one device id to everyone; an uncached page still gives one."""
+    game = create(client)
+    room = client.post("/api/rooms", json={"game": "parcheesi", "players": PLAYERS}).json
+    values = {"token": game["token"], "code": room["room"]["code"], "game": "parcheesi",
+              "lang": "es", "size": "192", "filename": "js/game.js"}
+    browser = client.application.test_client(use_cookies=False)
+    cacheable = 0
+    for rule in client.application.url_map.iter_rules():
+        path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m.group(1)], rule.rule)
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            response = browser.open(path + "?lang=es", method=method,
+                                    json={} if method != "GET" else None)
+            control = response.cache_control
+            if control.public or (control.max_age or 0) > 0 or (control.s_maxage or 0) > 0:
+                cacheable += 1
+                assert "Set-Cookie" not in response.headers, (method, path, control)
+    assert cacheable >= 8  # the icons, the manifest, the previews, the boards, the words
+    assert "device=" in browser.get("/").headers["Set-Cookie"]

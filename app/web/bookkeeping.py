@@ -80,10 +80,17 @@ def device() -> str | None:
     return value if value and len(value) <= 64 else None
 
 
+def private_page(response) -> bool:
+    """Whether an answer may carry a cookie: an HTML page no cache keeps (``no-store``, which
+    ``security_headers`` gives every page that says nothing else). A shared cache would hand
+    one cookie to everyone it serves: a device id, and a room gives a seat back by it."""
+    return response.mimetype == "text/html" and response.cache_control.no_store
+
+
 def give_device(response):
     """Pages give a browser its device cookie once: a random name, nothing about the person."""
-    if request.method == "GET" and not request.path.startswith(("/api/", "/static/")) and \
-            not device() and response.status_code < 400:
+    if request.method == "GET" and not device() and response.status_code < 400 and \
+            private_page(response):
         response.set_cookie(DEVICE_COOKIE, secrets.token_urlsafe(16),
                             max_age=DEVICE_DAYS * 24 * 3600, samesite="Lax", httponly=True,
                             secure=request.is_secure)

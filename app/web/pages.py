@@ -19,7 +19,7 @@ from app.link import LANGUAGES, LinkError
 from app.play import ClaimMissed, Game, TurnError
 from app.store import StoreUnavailable
 from app.web import ROOT, live_rooms, preview
-from app.web.bookkeeping import begin
+from app.web.bookkeeping import begin, private_page
 from app.web.errors import error_answer
 from app.web.layout import board_layout, board_options
 from app.web.limits import limits
@@ -85,8 +85,7 @@ def _switch_url(lang: str) -> str:
 def remember_language(response):
     """A ``?lang=`` switch on a page is remembered (the ``lang`` cookie) for the next visit."""
     lang = request.args.get("lang")
-    if lang in LANGUAGES and not request.path.startswith("/api/") and \
-            request.cookies.get("lang") != lang:
+    if lang in LANGUAGES and private_page(response) and request.cookies.get("lang") != lang:
         response.set_cookie("lang", lang, max_age=LANG_COOKIE_DAYS * 24 * 3600, samesite="Lax",
                             httponly=True, secure=request.is_secure)
     return response
