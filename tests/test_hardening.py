@@ -303,3 +303,40 @@ def test_nothing_public_or_cacheable_carries_a_cookie(client):
                 assert "Set-Cookie" not in response.headers, (method, path, control)
     assert cacheable >= 8  # the icons, the manifest, the previews, the boards, the words
     assert "device=" in browser.get("/").headers["Set-Cookie"]
+
+
+FORM = {"game": "parcheesi", "play0": "1", "color0": "yellow", "play1": "1", "color1": "red"}
+
+
+@pytest.mark.parametrize("headers", [
+    {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"},
+    {"Origin": "https://evil.example"},
+    {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"},
+    {"Origin": "https://play.test.evil.example"}])
+def test_a_form_or_an_api_call_from_another_site_changes_nothing(client, headers):
+    """A page on another site posting our New game form (or calling the API, or switching
+    notifications off) in a visitor's name is refused, and told why."""
+    page = client.post("/new", data=FORM, headers=headers)
+    assert page.status_code == 403 and "Location" not in page.headers
+    assert "another website" in page.get_data(as_text=True)
+    made = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS},
+                       headers=headers)
+    assert made.status_code == 403 and made.json["error"]["code"] == "CrossSite"
+    token = create(client)["token"]
+    assert client.delete(f"/api/games/{token}/push", json={"seat": 0},
+                         headers=headers).status_code == 403
+
+
+@pytest.mark.parametrize("headers", [
+    {}, {"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"}, {"Origin": "null"},
+    {"Origin": "https://play.test", "Sec-Fetch-Site": "same-origin"},  # PUBLIC_URL
+    {"Origin": "http://localhost"}])  # the request's own host
+def test_our_own_pages_and_clients_without_those_headers_still_make_games(client, headers):
+    assert client.post("/new", data=FORM, headers=headers).status_code == 302
+    assert client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS},
+                       headers=headers).status_code == 201
+    room = client.post("/api/rooms", json={"game": "parcheesi", "players": PLAYERS},
+                       headers=headers).json
+    gone = client.post(f"/api/rooms/{room['room']['code']}/gone", headers=headers,
+                       json={"credential": room["you"]["credential"]})  # the page's beacon
+    assert gone.status_code == 204

@@ -65,8 +65,9 @@ def create_app(config: dict | None = None) -> Flask:
     _languages(app)
 
     from app.web import (analysis_api, api, bookkeeping, game_api, icons, pages,
-                         preview_images, push_api, room_api, seat_api)
+                         preview_images, push_api, room_api, same_site, seat_api)
 
+    same_site.init_app(app)  # before any handler: changes only from our own pages
     app.register_blueprint(pages.bp)
     app.register_blueprint(preview_images.bp)
     app.register_blueprint(icons.bp)

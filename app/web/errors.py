@@ -2,8 +2,8 @@
 under /api/, a friendly page elsewhere, in the request's language.
 
 The handlers that choose each error's title and status are app-wide: pages.py's (the API's
-errors, a link that can't be read, Werkzeug's own, the store down) and room_api.py's (a room
-that isn't there).
+errors, a link that can't be read, Werkzeug's own, the store down), room_api.py's (a room
+that isn't there) and same_site.py's (a change sent by another site's page).
 """
 
 from __future__ import annotations
