@@ -6,7 +6,8 @@ One entry per game, under its seed: the newest link (the token itself, to tell i
 ones and to answer a repeated request with the same link, never shown to the holder of an older
 one), its step and
 seat to move, the link and request it was made from, who made it (a digest of the browser's
-``device`` cookie), when it first reached its player, and the players who said "I'm back" since.
+``device`` cookie), when it first reached its player, the players who said "I'm back" since,
+and the decisions of its turn in progress that a roll shown has fixed.
 The game itself stays in the link: losing this entry loses no game, and every write is a
 compare-and-swap on the entry's version, so of two requests racing from one link exactly one
 moves the game on.
@@ -107,6 +108,12 @@ class Standing:
         return self.data.get("room")
 
     @property
+    def fixed(self) -> list[tuple[int, int]]:
+        """The decisions of this (newest) link's turn in progress that a roll shown has fixed
+        (``Game.fixed``): every later request on the link must play them first."""
+        return [tuple(step) for step in self.data.get("fixed", [])] if self.known else []
+
+    @property
     def backs(self) -> list[int]:
         """Seats that said "I'm back" since the newest link was made: this link applies them."""
         return list(self.data.get("backs", [])) if self.current else []
@@ -181,6 +188,13 @@ class Ledger:
             return None
         data = self._newest(standing)
         data["opened"], data["texted"] = int(when), texted
+        return self._write(standing, data)
+
+    def fix(self, standing: Standing, decisions: list[tuple[int, int]]) -> Standing | None:
+        """Record that the current link's turn in progress has shown a roll after these
+        ``decisions``: they are the turn's from now on. Written before the roll is answered."""
+        data = self._newest(standing)
+        data["fixed"] = [list(step) for step in decisions]
         return self._write(standing, data)
 
     def come_back(self, standing: Standing, seat: int) -> Standing | None:

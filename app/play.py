@@ -121,6 +121,37 @@ class Game:
             self.turn_steps.append(step)
         return self.over or self.match.turn != seat
 
+    def fixed(self, start: int) -> list[tuple[int, int]]:
+        """The decisions since step ``start`` (a turn in progress on this link) that can no
+        longer be taken back: up to the last roll shown after a choice of this turn, or the
+        last re-roll claimed or let go. A player who has seen a roll must not choose again
+        what came before it (their next die is the same whatever they choose: seeing it
+        first would be choosing with it), and a claim, once made, stands."""
+        steps, history = self.match.steps, self.match.history
+        chosen, end = False, start
+        for k in range(start, len(steps)):
+            kind = history[k][0]
+            if (kind == "roll" and chosen) or kind in ("claim", "miss"):
+                end = k + 1
+            chosen = chosen or steps[k][1] > 1
+        return steps[start:end]
+
+    def steps_since(self, start: int) -> list:
+        """The steps since step ``start`` as a page sends them (``play_turn``'s words, a
+        receipt for each re-roll claimed): what a page opening this link mid-turn plays
+        again."""
+        said = []
+        for k in range(start, len(self.match.steps)):
+            kind, _, move = self.match.history[k]
+            if kind == "move":
+                said.append({"from": move.src, "to": move.dst, "values": list(move.values)})
+            elif kind == "claim":
+                binding = claims.game_binding(self.source, self.match.steps[:k])
+                said.append({"claimed": claims.receipt(self.keys, binding)})
+            else:
+                said.append(kind)  # "roll" or "miss"
+        return said
+
     def play_forced(self, seat: int) -> bool:
         """The rest of ``seat``'s turn that has no alternative, played for them as ``hand_on``
         does, the steps added to ``turn_steps``; returns True when the turn is over."""

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from app.engine.core import ROLL
+from app.play import Game, demo_seats, simulation_seed
+from workbench.games import table_options
+
 
 def turn_steps(client, view) -> tuple[list, dict]:
     """Roll and take the first legal move until the turn is over, through ``/moves``: the steps
@@ -20,3 +24,36 @@ def turn_steps(client, view) -> tuple[list, dict]:
 def whole_turn(client, view) -> list:
     """The steps of the turn at ``view`` (``turn_steps``)."""
     return turn_steps(client, view)[0]
+
+
+def said(move) -> dict:
+    """A move as a page sends it."""
+    return {"from": move.src, "to": move.dst, "values": list(move.values)}
+
+
+def choice_then_roll(game: str, players: int, keys) -> tuple[str, int, list, list]:
+    """A link at a turn's start whose first roll leaves a choice of moves and earns another
+    roll (a 6, doubles): the link, the seat, and the steps of the turn's two first moves."""
+    options = table_options(game, players)
+    for number in range(300):
+        played = Game.new(game, demo_seats(game, players, options), keys,
+                          seed=simulation_seed("no peeking", number), options=options,
+                          by_hand=True)
+        for _ in range(400):
+            if played.over:
+                break
+            seat = played.match.turn
+            token, start = played.token(), len(played.match.steps)
+            played.step()  # the turn's first roll
+            moves = played.match.legal_moves() if not played.over else []
+            if played.match.turn == seat and len(moves) >= 2:
+                first = Game.from_token(token, keys)
+                first.play_turn(seat, ["roll", said(moves[0])])
+                if first.match.turn == seat and first.match.phase == ROLL:  # a roll again
+                    return token, seat, ["roll", said(moves[0])], ["roll", said(moves[1])]
+            played = Game.from_token(token, keys)
+            while len(played.match.steps) == start or played.match.turn == seat:
+                if played.over:
+                    break
+                played.step()
+    raise AssertionError(f"no turn with a choice and a roll after it in {game}")

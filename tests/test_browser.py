@@ -22,6 +22,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
 from app.play import Game  # noqa: E402
+from api_support import choice_then_roll  # noqa: E402
 from browser_support import (  # noqa: E402
     ARTIFACTS, CHROMIUM, KEYS, PHONE, WATCH_PIECES_JS, Monitor, dice,
     enter_then_move, find_decision, find_ludo_decision, find_red_arse_decision, find_seed,
@@ -1635,6 +1636,27 @@ def test_undo_never_reaches_back_past_a_re_roll(server, phone, sms):
     expect(page.locator("#undo")).to_be_hidden()
     assert hash_steps(page)[:3] == ["roll", hash_steps(page)[1], "roll"]
     no_error(page)
+
+
+def test_a_roll_seen_fixes_the_moves_before_it_on_any_phone(server, phone, sms):
+    """The bonus roll shown after a choice: the link opened elsewhere, without this page's
+    address, starts from the same steps and dice (the server keeps them), and its Undo can't
+    take them back either."""
+    token, seat, one, _ = choice_then_roll("ludo", 2, KEYS)
+    page = arrive(phone(), server.game_url(token))
+    roll(page)
+    play_labelled(page, server.position(token, seat, ["roll"])["legal"][
+        [[m["from"], m["to"]] for m in server.position(token, seat, ["roll"])["legal"]].index(
+            [one[1]["from"], one[1]["to"]])]["label"])
+    roll(page)  # the 6's roll again, seen
+    seen, shown = hash_steps(page), dice(page)
+    other = phone()
+    other.goto(server.game_url(token))  # no steps in its address
+    other.wait_for_function("(n) => (location.hash.match(/s=([^&]*)/) || [, ''])[1]"
+                            ".split(',').length >= n", arg=len(seen))
+    assert hash_steps(other)[:len(seen)] == seen and dice(other) == shown
+    expect(other.locator("#undo")).to_be_hidden()
+    no_error(other)
 
 
 # -- turn deadlines: the time left, and "Play it for them" once it is up -----------------------

@@ -116,11 +116,13 @@ def chances(token):
             steps = None
         if not isinstance(steps, list) or len(steps) > 200:
             raise BadRequest(message("steps"))
-        room = bookkeeping.standing_of(played, token).room
-        if room:  # steps tried on a room's link would tell anyone watching the dice to come
-            raise MovedOn(message("in_room", code=room))
+        standing = bookkeeping.standing_of(played, token)
+        if standing.room:  # steps tried on a room's link would tell anyone watching the dice
+            raise MovedOn(message("in_room", code=standing.room))
         if not played.over:
             played.play_turn(played.match.turn, steps, now=now())
+            if standing.current:  # a roll the chances would show: the steps before it stand
+                bookkeeping.fix(standing, played, fewer=True)
         elif steps:
             raise TurnError(message("game_over"))
         step = len(played.match.steps)

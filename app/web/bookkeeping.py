@@ -3,8 +3,9 @@ start pays for boto3 only when a request needs it), the ledger, outbox and push 
 on it, and the
 browser's ``device`` cookie, which tells the browser that made a link from the one it reaches.
 
-The ledger's one rule for the handlers is here too: only a game's newest link plays. A link's
-standing says whether it is the newest; a turn moves the game on from it, once.
+The ledger's rules for the handlers are here too: only a game's newest link plays (a link's
+standing says whether it is the newest; a turn moves the game on from it, once), and no roll is
+shown before the choices that come before it are recorded (``fix``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from app.ledger import Ledger, Standing
 from app.outbox import Limits, Outbox
 from app.play import Game
 from app.store import Store, open_store
-from app.web.parse import MovedOn, message
+from app.web.parse import MovedOn, RollShown, message
 
 DEVICE_COOKIE = "device"
 DEVICE_DAYS = 730
@@ -32,7 +33,8 @@ def store() -> Store:
         with _opening:
             opened = app.extensions.get("boardpass.store")
             if opened is None:
-                opened = open_store(app.config.get("STORE_URL"), _clock(app))
+                opened = open_store(app.config.get("STORE_URL"), _clock(app),
+                                    app.config["STORE_CREATE"])
                 app.extensions["boardpass.store"] = opened
     return opened
 
@@ -155,5 +157,30 @@ def advance(standing: Standing, ask: str, played: Game, token: str, start: int):
         if standing.repeats(ask, device()):
             return None, standing
         if not standing.known:
+            raise MovedOn(message("moved_on"))
+    raise MovedOn(message("try_again"))
+
+
+def fix(standing: Standing, played: Game, fewer: bool = False) -> Standing:
+    """Check ``played`` (the link ``standing`` is about, with a turn's steps played on it)
+    against the steps a roll shown has fixed, and record the ones its answer will fix: call it
+    before answering with what a roll shows. Steps that differ from the fixed ones are refused
+    (409), however the request came: the page's Undo, a second tab, the API; ``fewer`` lets a
+    question about a moment before the last of them through (the chances there show no roll
+    that isn't seen already)."""
+    start = standing.step
+    for _attempt in range(3):
+        fixed = standing.fixed
+        mine = played.match.steps[start:start + len(fixed)]
+        if mine != (fixed[:len(mine)] if fewer else fixed):
+            raise RollShown(message("roll_shown"))
+        now_fixed = played.fixed(start)
+        if len(now_fixed) <= len(fixed):
+            return standing
+        made = ledger().fix(standing, now_fixed)
+        if made:
+            return made
+        standing = ledger().again(standing)  # another request wrote first: check again
+        if not standing.current:
             raise MovedOn(message("moved_on"))
     raise MovedOn(message("try_again"))

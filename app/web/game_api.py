@@ -19,8 +19,8 @@ from app.ledger import request_digest
 from app.link import LANGUAGES
 from app.play import Game, TurnError
 from app.store import StoreUnavailable
-from app.web.bookkeeping import (advance, begin, current_standing, device, ledger, standing_of,
-                                 to_move, with_backs)
+from app.web.bookkeeping import (advance, begin, current_standing, device, fix, ledger,
+                                 standing_of, to_move, with_backs)
 from app.web.parse import (BadRequest, MovedOn, TooEarly, WrongSeat, json_body, message,
                            parse_deadline, parse_lang, seat_number, since_arg)
 from app.web.seats import check_host, parse_table, seat_changes
@@ -95,6 +95,7 @@ def read(token):
         body["deadline"].update(due_at=None, waiting=False)
     body["moved_on"] = None if current else moved_on(standing)
     body["room"] = standing.room if standing is not None else None
+    body["fixed_steps"] = fixed_steps(token, standing) if standing and current else []
     if invite:
         body["message"] = send_link(played, None, body["url"], deliver=False)
     return jsonify(body)
@@ -183,6 +184,9 @@ def absent(token):
     start = len(played.match.steps)
     recorder = Recorder()
     if start:
+        recorder(played.match)
+    for index, _ in standing.fixed:  # the absent player's own steps a roll shown has fixed
+        played.step(index)
         recorder(played.match)
     played = played.stamped(standing.opened).play_for_absent(moment, recorder)
     played.hand_on(recorder)
@@ -283,7 +287,19 @@ def _play(token: str, data: dict, ask: str | None = None):
     done = played.play_turn(seat, steps, now=now())
     if not done and not played.header.by_hand:
         done = played.play_forced(seat)
-    return played, standing, done
+    return played, fix(standing, played), done
+
+
+def fixed_steps(token: str, standing) -> list:
+    """The steps of the link's turn in progress that a roll shown has fixed, as a page plays
+    them: a page opening the link (another tab, a phone without the address it had) starts
+    from them."""
+    if not standing.fixed:
+        return []
+    again = Game.from_token(token, keys())
+    for index, _ in standing.fixed:
+        again.step(index)
+    return again.steps_since(standing.step)
 
 
 def forced_steps(played: Game) -> list[int]:

@@ -23,8 +23,8 @@ from app.web.bookkeeping import begin, private_page
 from app.web.errors import error_answer
 from app.web.layout import board_layout, board_options
 from app.web.limits import limits
-from app.web.parse import (STATUS, BadRequest, MovedOn, NotHost, NotJson, NotYours, TableFull,
-                           TooEarly, WrongSeat, message, parse_deadline, parse_lang)
+from app.web.parse import (STATUS, BadRequest, MovedOn, NotHost, NotJson, NotYours, RollShown,
+                           TableFull, TooEarly, WrongSeat, message, parse_deadline, parse_lang)
 from app.web.seats import bot_name, default_name, parse_host, parse_players, parse_settings
 from app.web.turns import new_game as create_game, public_url
 from app.web.views import final_results
@@ -394,6 +394,7 @@ def link_error(error):
 @bp.app_errorhandler(TableFull)
 @bp.app_errorhandler(TooEarly)
 @bp.app_errorhandler(MovedOn)
+@bp.app_errorhandler(RollShown)
 @bp.app_errorhandler(NotYours)
 def request_error(error):
     return error_answer(N_("That request can't be answered"), error.args[0], error.status,

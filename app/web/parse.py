@@ -106,6 +106,9 @@ MESSAGES = {
     "not_arrived": N_("%(name)s hasn't opened this link yet: their time starts when it reaches "
                       "them."),
     "try_again": N_("Someone else changed this game at the same moment: try again."),
+    "roll_shown": N_("A roll that follows these moves has been shown, so they stand: undo goes "
+                     "back only as far as the last roll shown (or a re-roll claimed or let "
+                     "go)."),
     "analysis_hour": N_("This game's moves have been analysed as often as we do in an hour: "
                         "try again later."),
     "name_taken": N_("%(name)s is another player's name: choose your own."),
@@ -167,6 +170,12 @@ class NotYours(ValueError):
 
 class MovedOn(ValueError):
     """A request from an older link: the game has moved on, and that link is read-only."""
+
+    status = 409
+
+
+class RollShown(ValueError):
+    """Steps that differ from a turn's steps a roll shown has fixed: an undo past a roll seen."""
 
     status = 409
 

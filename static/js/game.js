@@ -844,7 +844,13 @@ async function start() {
       (step) => pills(first, step), !steps.length);
     document.removeEventListener("pointerdown", tap, { capture: true });
   }
-  const restored = movedOn ? [] : steps;  // this turn's steps from the address, checked again
+  // This turn's steps from the address, checked again; or, when the address doesn't have the
+  // steps a roll shown has fixed (another tab, a phone that lost it), those: they stand.
+  let restored = movedOn ? [] : steps;
+  const fixed = (first.fixed_steps || []).map(stepText);
+  if (fixed.some((text, i) => !restored[i] || stepText(restored[i]) !== text)) {
+    restored = first.fixed_steps.map(plainStep);
+  }
   steps = [];
   if (restored.length) await submit(restored, true);
   else if (first.phase === "claim" && !stale) await submit([]);  // its window opens now

@@ -1,0 +1,95 @@
+"""No roll is seen before the choices that come before it are recorded: once an answer has
+shown a roll that follows a choice of the turn (a Ludo 6's bonus roll, Parcheesi's doubles, a
+Red Arse re-roll claimed), those steps are the turn's, on every route and from any browser.
+Through the API, on the SQLite store; the rule is in docs/playing.md."""
+
+from __future__ import annotations
+
+from app.engine.core import CLAIM, ROLL
+from app.keys import Keys
+from app.play import Game, demo_seats, simulation_seed
+from api_support import choice_then_roll, said
+
+KEYS = Keys.for_tests("no peeking")
+
+
+def moves(client, token, seat, steps):
+    return client.post(f"/api/games/{token}/moves", json={"seat": seat, "steps": steps})
+
+
+def test_a_second_first_move_after_the_bonus_roll_was_shown_is_refused(client):
+    token, seat, one, other = choice_then_roll("ludo", 2, KEYS)
+    # Before any roll after the choice is shown, the move can still be changed (Undo).
+    assert moves(client, token, seat, one).status_code == 200
+    assert moves(client, token, seat, other).status_code == 200
+    shown = moves(client, token, seat, one + ["roll"])  # the bonus roll, seen
+    assert shown.status_code == 200 and shown.json["dice"]
+    again = moves(client, token, seat, other + ["roll"])
+    assert again.status_code == 409
+    assert again.json["error"]["code"] == "RollShown"
+    assert "undo goes back only as far as the last roll shown" in again.json["error"]["message"]
+    for back in (["roll"], one):  # an undo past the roll seen
+        assert moves(client, token, seat, back).status_code == 409
+    # The turn goes on from the roll seen, and a reload gives the same dice, the same moves.
+    assert moves(client, token, seat, one + ["roll"]).json["dice"] == shown.json["dice"]
+    read = client.get(f"/api/games/{token}").json
+    assert read["fixed_steps"] == one + ["roll"]
+
+
+def test_the_page_s_own_automatic_roll_fixes_the_move_before_it(client):
+    """Playing by the page's defaults, the bonus roll has nothing to decide and comes with the
+    move's answer: that answer fixes the move."""
+    token, seat, one, other = choice_then_roll("parcheesi", 2, KEYS)
+    game = Game.from_token(token, KEYS)
+    if game.header.by_hand:  # the helper's games are by hand: this one takes autoplay
+        from dataclasses import replace
+
+        game = Game(replace(game.header, by_hand=False), game.match, KEYS)
+        token = game.token()
+    answer = moves(client, token, seat, one)
+    assert answer.status_code == 200
+    if answer.json["turn_steps"][len(one):len(one) + 1] == ["roll"]:  # rolled for the player
+        assert moves(client, token, seat, other).json["error"]["code"] == "RollShown"
+    else:  # a roll still to make (a move with the second die first): nothing was shown
+        assert moves(client, token, seat, other).status_code == 200
+
+
+def test_the_chances_after_a_roll_fix_the_steps_before_it(client):
+    token, seat, one, other = choice_then_roll("ludo", 2, KEYS)
+    import json
+
+    asked = client.get(f"/api/games/{token}/chances",
+                       query_string={"steps": json.dumps(one + ["roll"])})
+    assert asked.status_code in (200, 503)  # worked out or not, the roll was asked for
+    refused = moves(client, token, seat, other + ["roll"])
+    assert refused.status_code == 409 and refused.json["error"]["code"] == "RollShown"
+    assert client.get(f"/api/games/{token}/chances", query_string={
+        "steps": json.dumps(other + ["roll"])}).json["error"]["code"] == "RollShown"
+
+
+def test_a_re_roll_claimed_then_let_go_is_refused(client):
+    for number in range(200):
+        game = Game.new("red-arse", demo_seats("red-arse", 2), KEYS,
+                        seed=simulation_seed("peek claim", number), by_hand=True)
+        token, seat, steps = game.token(), game.match.turn, []
+        while game.match.turn == seat and game.match.phase != CLAIM and not game.over:
+            if game.match.phase == ROLL:
+                steps.append("roll")
+                game.step()
+            else:
+                steps.append(said(game.match.legal_moves()[0]))
+                game.step(0)
+        if game.match.phase == CLAIM:
+            break
+    else:
+        raise AssertionError("no claim point")
+    ticket = moves(client, token, seat, steps).json["claim"]["ticket"]
+    claimed = moves(client, token, seat, steps + [{"claim": ticket}, "roll"])  # re-roll seen
+    assert claimed.status_code == 200
+    receipt = claimed.json["turn_steps"][len(steps)]
+    missed = moves(client, token, seat, steps + ["miss"])
+    assert missed.status_code == 409 and missed.json["error"]["code"] == "RollShown"
+    finish = client.post(f"/api/games/{token}/turn", json={"seat": seat, "steps": steps + ["miss"]})
+    assert finish.status_code == 409
+    assert client.get(f"/api/games/{token}").json["fixed_steps"] == \
+        steps + [receipt, "roll"]
