@@ -1,5 +1,5 @@
-"""The product's command line: ``python -m app inspect | verify | store create-table | i18n |
-build-native | vapid-key``, what people who run Boardpass need.
+"""The product's command line: ``python -m app inspect | verify | store create-table | store
+accept | i18n | build-native | vapid-key``, what people who run Boardpass need.
 
 The tools that measure and show the product (``simulate``, ``bench``, ``calibrate``,
 ``screenshots`` and the rest) live in the ``workbench`` package beside ``app``; a command this
@@ -43,11 +43,16 @@ def parser() -> tuple[argparse.ArgumentParser, set[str]]:
                       help="update: extract the messages and merge them into each language's "
                            "catalog; compile: build the .mo files; check: list what lacks a "
                            "translation")
-    store = commands.add_parser("store", help="the store's DynamoDB table")
+    store = commands.add_parser("store", help="make the store, or go on with a restored copy")
     store_commands = store.add_subparsers(dest="action", required=True)
-    table = store_commands.add_parser("create-table", help="create the DynamoDB table a store URL "
-                                      "names, with TTL on its ttl attribute (safe to run again)")
-    table.add_argument("--url", help="dynamodb://TABLE?region=REGION (default: STORE_URL)")
+    table = store_commands.add_parser("create-table", help="make the store a store URL names "
+                                      "and mark it as Boardpass's: a SQLite file, or a DynamoDB "
+                                      "table with TTL on its ttl attribute (safe to run again)")
+    accept = store_commands.add_parser("accept", help="go on with an older copy of a SQLite "
+                                       "store put in its place (running servers refuse it)")
+    for action in (table, accept):
+        action.add_argument("--url", help="sqlite:///PATH or dynamodb://TABLE?region=REGION "
+                            "(default: STORE_URL, else instance/boardpass.db)")
     commands.add_parser("vapid-key", help="make a new VAPID key for Web Push notifications: "
                         "prints VAPID_PRIVATE_KEY (a secret) and its public key")
     return parser, set(commands.choices)
@@ -80,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"VAPID_PRIVATE_KEY={private}")
             print(f"# public key (the browsers' applicationServerKey): {public_key(private)}")
         else:
-            return _create_table(args.url or os.environ.get("STORE_URL"))
+            return _store(args.action, args.url or os.environ.get("STORE_URL"))
     except (link.LinkError, ValueError, IllegalMove) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -112,20 +117,18 @@ def _build_native() -> int:
     return 0
 
 
-def _create_table(url: str | None) -> int:
-    """The DynamoDB table for the store, made once per stage before the first deploy. SQLite
-    needs none of this: it makes its own table."""
+def _store(action: str, url: str | None) -> int:
+    """Make the store (once per deployment, before the first start: a production server never
+    makes its own), or accept an older SQLite copy restored in place."""
     from app.store import StoreUnavailable, open_store
-    from app.store.dynamodb import DynamoStore
+    from app.store.sqlite import SQLiteStore
 
-    if not (url or "").strip():
-        raise ValueError("no store URL: give --url or set STORE_URL")
     store = open_store(url)
-    if not isinstance(store, DynamoStore):
-        raise ValueError(f"{url} is not a DynamoDB store: only DynamoDB needs its table made "
-                         f"(SQLite makes its own)")
+    if action == "accept" and not isinstance(store, SQLiteStore):
+        raise ValueError(f"{url} is not a SQLite store: a DynamoDB backup is restored into a new "
+                         f"table, which store create-table marks")
     try:
-        print("\n".join(store.create_table()))
+        print("\n".join(store.create_table() if action == "create-table" else store.accept()))
     except StoreUnavailable as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

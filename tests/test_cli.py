@@ -119,11 +119,16 @@ def test_store_create_table_makes_the_dynamodb_table_once(dynalite_endpoint):
         store.close()
 
 
-def test_store_create_table_refuses_sqlite_and_says_when_dynamodb_is_down(
+def test_store_create_table_makes_a_sqlite_store_once_and_says_when_dynamodb_is_down(
         tmp_path, unreachable_dynamodb_url):
-    sqlite = run("store", "create-table", "--url", f"sqlite:///{tmp_path}/store.db")
-    assert sqlite.returncode == 2
-    assert "not a DynamoDB store" in sqlite.stderr and "Traceback" not in sqlite.stderr
+    url = f"sqlite:///{tmp_path}/store.db"
+    assert "marked" in run("store", "create-table", "--url", url).stdout
+    again = run("store", "create-table", "--url", url)
+    assert again.returncode == 0 and "already marked" in again.stdout
+    assert run("store", "accept", "--url", url).returncode == 0
+    dynamodb = run("store", "accept", "--url", unreachable_dynamodb_url)
+    assert dynamodb.returncode == 2
+    assert "not a SQLite store" in dynamodb.stderr and "Traceback" not in dynamodb.stderr
     down = run("store", "create-table", "--url", unreachable_dynamodb_url)
     assert down.returncode == 1
     assert down.stderr.startswith("error: DynamoDB table t:") and "Traceback" not in down.stderr

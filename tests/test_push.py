@@ -380,8 +380,7 @@ def test_the_service_worker_is_served_at_the_root(app):
 def test_subscriptions_in_the_store(store_url, service):
     clock = [1_800_000_000.0]
     store = open_store(store_url, lambda: clock[0])
-    if store_url.startswith("dynamodb"):
-        store.create_table()
+    store.create_table()
     kept = Subscriptions(store, KEYS.phone)
     seed = bytes(range(8))
     mine = parse_subscription(service.subscribe("ana"), texts=True, services=[service.url])
@@ -409,7 +408,7 @@ def test_subscriptions_in_the_store(store_url, service):
 def test_the_size_a_subscription_adds_to_the_store(tmp_path, service):
     """What one kept subscription costs in the store (docs/benchmarks.md): a Chrome endpoint
     (FCM's, 188 characters) and Firefox's (Mozilla's, about 250)."""
-    store = open_store(f"sqlite:///{tmp_path}/store.db")
+    store = open_store(f"sqlite:///{tmp_path}/store.db", create=True)
     kept = Subscriptions(store, KEYS.phone)
     keys = service.subscribe("x")["keys"]
     chrome = "https://fcm.googleapis.com/fcm/send/" + "c" * 11 + ":APA91b" + "F" * 134

@@ -30,7 +30,7 @@ def clock():
 
 @pytest.fixture
 def store(store_url, clock):
-    opened = open_store(store_url, clock)
+    opened = open_store(store_url, clock, create=True)
     yield opened
     opened.close()
 
@@ -149,7 +149,7 @@ def test_sqlite_keeps_a_few_connections_however_many_threads_come_and_go(tmp_pat
 
     from app.store.sqlite import POOL
 
-    store = open_store(f"sqlite:///{tmp_path}/store.db", clock)
+    store = open_store(f"sqlite:///{tmp_path}/store.db", clock, create=True)
     store.add("k", {}, NOW + 60)
     before = len(os.listdir("/proc/self/fd"))
     for _ in range(100):  # a server that starts a thread per request
@@ -183,7 +183,7 @@ def test_a_sqlite_file_deleted_or_replaced_under_a_running_server_stops_every_pl
         if (tmp_path / name).exists():
             os.remove(tmp_path / name)
     if how == "replaced":
-        other = open_store(f"sqlite:///{path}")
+        other = open_store(f"sqlite:///{path}", create=True)
         other.add("someone-else", {}, 2 ** 40)
         other.close()
     moved = client.post(f"/api/games/{token}/moves", json={"seat": seat, "steps": ["roll"]})
@@ -244,3 +244,96 @@ def test_a_dynamodb_table_made_again_under_a_running_server_stops_every_play(dyn
     assert again.get(f"/api/games/{token}").status_code == 200
     assert again.post(f"/api/games/{token}/moves",
                       json={"seat": seat, "steps": ["roll"]}).status_code == 200
+
+
+def test_making_the_store_again_leaves_it_as_it_is(store, clock):
+    store.add("k", {"n": 1}, NOW + 60)
+    assert any("already marked" in line for line in store.create_table())
+    assert store.get("k").data == {"n": 1}
+
+
+# -- a SQLite store with an identity: never made again under a server, never rolled back ---------
+
+def _production(path):
+    """A client of a production server's app on the store at ``path``, as app.web.wsgi makes
+    it: it never makes its store."""
+    from app.keys import Keys
+    from app.web import create_app
+
+    return create_app({"KEYS": Keys.for_tests("store"), "TESTING": True,
+                       "STORE_URL": f"sqlite:///{path}", "STORE_CREATE": False,
+                       "ANALYSIS_WORKERS": 0}).test_client()
+
+
+def _new_game(client):
+    made = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": [
+        {"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]})
+    assert made.status_code == 201, made.json
+    return made.json
+
+
+def _turn(client, view):
+    from api_support import whole_turn
+
+    return {"seat": view["turn"], "steps": whole_turn(client, view)}
+
+
+def test_a_sqlite_store_deleted_under_a_server_is_not_made_again_by_a_restarted_worker(tmp_path):
+    """The files deleted, then a worker restarts: it finds no store and makes none, so the
+    older link it is sent doesn't play (the store forgot how far the game got): 503, until the
+    operator makes the store again."""
+    import os
+
+    from app.cli import main
+
+    path = tmp_path / "store.db"
+    assert main(["store", "create-table", "--url", f"sqlite:///{path}"]) == 0
+    worker = _production(path)
+    view = _new_game(worker)
+    turn = _turn(worker, view)
+    assert worker.post(f"/api/games/{view['token']}/turn", json=turn).status_code == 200
+    for name in ("store.db", "store.db-wal", "store.db-shm"):
+        if (tmp_path / name).exists():
+            os.remove(tmp_path / name)
+    restarted = _production(path)
+    for client in (restarted, worker):
+        refused = client.post(f"/api/games/{view['token']}/turn", json=turn)
+        assert refused.status_code == 503, refused.json
+        assert refused.json["error"]["code"] == "StoreUnavailable"
+        assert client.get(f"/api/games/{view['token']}").status_code == 200  # it still shows
+    assert not path.exists()  # no new store made for the refused play
+    assert main(["store", "create-table", "--url", f"sqlite:///{path}"]) == 0  # the operator's
+    assert restarted.post(f"/api/games/{view['token']}/turn", json=turn).status_code == 200
+
+
+def test_an_older_copy_of_a_sqlite_store_restored_in_place_plays_no_older_link(tmp_path):
+    """``cp backup.db store.db`` under a running server (same file, older contents): the older
+    link the copy takes for the newest doesn't play (503) until the operator accepts the copy
+    (python -m app store accept)."""
+    import shutil
+
+    from app.cli import main
+
+    path = tmp_path / "store.db"
+
+    def checkpoint():  # the WAL written into the file, as SQLite does every 1000 pages
+        with sqlite3.connect(path) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    assert main(["store", "create-table", "--url", f"sqlite:///{path}"]) == 0
+    server = _production(path)
+    view = _new_game(server)
+    checkpoint()
+    shutil.copyfile(path, tmp_path / "backup.db")
+    turn = _turn(server, view)
+    assert server.post(f"/api/games/{view['token']}/turn", json=turn).status_code == 200
+    checkpoint()
+    inode = path.stat().st_ino
+    shutil.copyfile(tmp_path / "backup.db", path)
+    assert path.stat().st_ino == inode
+    refused = server.post(f"/api/games/{view['token']}/turn", json=turn)
+    assert refused.status_code == 503, refused.json
+    assert server.post(f"/api/games/{view['token']}/moves",
+                       json={"seat": view["turn"], "steps": ["roll"]}).status_code == 503
+    assert main(["store", "accept", "--url", f"sqlite:///{path}"]) == 0
+    assert server.post(f"/api/games/{view['token']}/turn", json=turn).status_code == 200

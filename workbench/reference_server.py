@@ -1,6 +1,7 @@
 """The reference server the attack benches run against (guess_bench, burst_bench, fair_bench):
 Gunicorn on 127.0.0.1 with ``WORKERS`` worker processes of 4 threads sharing one new SQLite
-store, the app's default limits, and one trusted proxy (``PROXY_HOPS=1``), so that each client
+store (made before the start, as an operator does: the workers never make it), the app's default
+limits, and one trusted proxy (``PROXY_HOPS=1``), so that each client
 of a bench is told apart by the address it sends in X-Forwarded-For.
 """
 
@@ -16,6 +17,8 @@ import sys
 import tempfile
 import time
 from contextlib import contextmanager
+
+from app.store import open_store
 
 WORKERS = 2
 
@@ -36,7 +39,8 @@ def serve(store_url: str, port: int, keys_label: str = "reference") -> None:
                 self.cfg.set(name, value)
 
         def load(self):
-            return bench_app(Keys.for_tests(keys_label), store_url, PROXY_HOPS=1)
+            return bench_app(Keys.for_tests(keys_label), store_url, PROXY_HOPS=1,
+                             STORE_CREATE=False)
 
     Server().run()
 
@@ -48,10 +52,12 @@ def reference_server(keys_label: str = "reference"):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
         probe.close()
+        store_url = f"sqlite:///{folder}/store.db"
+        open_store(store_url).create_table()
         server = subprocess.Popen(
             [sys.executable, "-c", "import sys; from workbench.reference_server import serve; "
-             "serve(sys.argv[1], int(sys.argv[2]), sys.argv[3])", f"sqlite:///{folder}/store.db",
-             str(port), keys_label])
+             "serve(sys.argv[1], int(sys.argv[2]), sys.argv[3])", store_url, str(port),
+             keys_label])
         try:
             _wait_for(port, server)
             yield port

@@ -389,7 +389,7 @@ def in_process(polls: int = 2000) -> dict:
 
 
     app = bench_app(Keys.for_tests(KEYS_LABEL), **LIMITS)
-    tally = Tally(open_store(app.config["STORE_URL"]))
+    tally = Tally(open_store(app.config["STORE_URL"], create=True))
     app.extensions["boardpass.store"] = tally
     client = app.test_client()
     calls = {}

@@ -61,7 +61,7 @@ def store_bench(url: str | None, games: int = 20, turns: int = 10) -> dict:
     app = bench_app(Keys.for_tests("store-bench"), url, TEXTS_PER_NUMBER_HOUR=10**6,
                     TEXTS_PER_NUMBER_DAY=10**6, TEXTS_PER_DAY=10**6)
     url = app.config["STORE_URL"]
-    metered = Metered(open_store(url))
+    metered = Metered(open_store(url, create=True))
     app.extensions["boardpass.store"] = metered
     client = app.test_client()
     calls = {"view": [], "moves": [], "turn": []}

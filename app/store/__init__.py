@@ -15,6 +15,12 @@ Chosen by ``STORE_URL``: ``sqlite:///relative/path.db``, ``sqlite:////absolute/p
 ``dynamodb://TABLE?region=REGION`` (``&endpoint=URL`` for a DynamoDB-compatible server); unset,
 ``instance/boardpass.db``. Any failure to reach the store raises ``StoreUnavailable``: callers
 answer 503 for what needs it and go on without it for what doesn't.
+
+A store is made, and marked as Boardpass's, by ``create_table`` (``python -m app store
+create-table``); a store without the mark, or with another than the one first read, is
+StoreUnavailable, so that an empty store is never taken for the old one. Only ``create=True``
+(the development server and the tests: ``create_app``'s ``STORE_CREATE``) makes a SQLite store
+at first use; a production server never does (docs/store.md).
 """
 
 from __future__ import annotations
@@ -64,17 +70,24 @@ class Store:
         counter is created and never moves."""
         raise NotImplementedError
 
+    def create_table(self) -> list[str]:
+        """Make the store and mark it as Boardpass's (a store already marked stays as it is):
+        what was done, one line each."""
+        raise NotImplementedError
+
     def close(self) -> None:
         """Let go of connections (tests; a process that ends needn't)."""
 
 
-def open_store(url: str | None, clock: Callable[[], float] = time.time) -> Store:
-    """The store ``url`` names (see the module's docstring); ValueError for one it can't read."""
+def open_store(url: str | None, clock: Callable[[], float] = time.time,
+               create: bool = False) -> Store:
+    """The store ``url`` names (see the module's docstring); ValueError for one it can't read.
+    ``create``: a SQLite store not made yet is made at first use (never a DynamoDB table)."""
     url = (url or "").strip()
     if not url:
         from app.store.sqlite import SQLiteStore
 
-        return SQLiteStore(DEFAULT_PATH, clock)
+        return SQLiteStore(DEFAULT_PATH, clock, create)
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
         path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else ""
@@ -83,7 +96,7 @@ def open_store(url: str | None, clock: Callable[[], float] = time.time) -> Store
                              "sqlite:////absolute/path.db")
         from app.store.sqlite import SQLiteStore
 
-        return SQLiteStore(Path(path), clock)
+        return SQLiteStore(Path(path), clock, create)
     if parts.scheme == "dynamodb":
         query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
         unknown = set(query) - {"region", "endpoint"}

@@ -29,6 +29,10 @@ def create_app(config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,  # a request carries a link and a turn: never more
         PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
         STORE_URL=os.environ.get("STORE_URL", ""),
+        # A SQLite store not made yet is made at first use: the development server and the
+        # tests. app.web.wsgi (Gunicorn, Lambda) says False: there, only `python -m app store
+        # create-table` makes one (docs/store.md).
+        STORE_CREATE=True,
         TEXTS_PER_NUMBER_HOUR=int(os.environ.get("TEXTS_PER_NUMBER_HOUR") or 6),
         TEXTS_PER_NUMBER_DAY=int(os.environ.get("TEXTS_PER_NUMBER_DAY") or 20),
         TEXTS_PER_DAY=int(os.environ.get("TEXTS_PER_DAY") or 1000),

@@ -14,4 +14,6 @@ if os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
         if not os.environ.get(_name, "").replace(",", "").strip():
             raise RuntimeError(f"{_name} is not set on this Lambda function: see docs/deploy.md")
 
-app = create_app()
+# A server in production never makes its store: one found missing, or unmarked, is the
+# operator's to make again (python -m app store create-table), never an empty one taken for it.
+app = create_app({"STORE_CREATE": False})
