@@ -375,7 +375,7 @@ class Analysts:
                 # Spawned, not forked: the server has threads, and a fork copies their locks.
                 self._executor = ProcessPoolExecutor(
                     self.workers, multiprocessing.get_context("spawn"), _worker_starts,
-                    (self.niceness,))
+                    (os.getpid(), self.niceness))
             return self._executor
 
     def _reset(self) -> None:
@@ -405,16 +405,13 @@ def _outcome(future: Future):
         return error
 
 
-def _worker_starts(niceness: int) -> None:
-    """A worker's start: a lower priority than the server's own threads (``niceness`` more), a
-    watch that ends it when the server's process ends (however it ends: a server stopped by a
-    signal runs no clean-up, and its workers would wait for work forever), and the engine
-    loaded."""
-    try:
-        os.nice(niceness)
-    except OSError:
-        pass
-    server = os.getppid()
+def _worker_starts(server: int, niceness: int) -> None:
+    """A worker's start: a watch that ends it when the server's process ends (however it ends:
+    a server stopped by a signal runs no clean-up, and its workers would wait for work
+    forever), a lower priority than the server's own threads (``niceness`` more), and the
+    engine loaded. ``server`` is the pool's owner's pid, read by the owner: a worker runs this
+    only after its imports, and a server that died meanwhile has handed it to another parent,
+    which the worker would have watched instead, for ever."""
 
     def watch() -> None:
         while os.getppid() == server:
@@ -422,6 +419,10 @@ def _worker_starts(niceness: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="server-watch", daemon=True).start()
+    try:
+        os.nice(niceness)
+    except OSError:
+        pass
     rules_for("parcheesi")
 
 

@@ -395,3 +395,39 @@ def test_a_finished_games_page_asks_for_as_many_reviews_at_once_as_one_client_ma
     assert review.at_once({**config, "ANALYSIS_WORKERS": 1, "ANALYSIS_WAITING": 2}) == \
         review.Analysts(1, 2).share == 2
     assert review.at_once({**config, "ANALYSIS_WORKERS": 0}) == review.AT_ONCE_WITHOUT_WORKERS
+
+
+def test_no_analysis_process_outlives_its_server_killed_while_the_pool_starts():
+    """A server (the process that owns the pool) killed just after its pool's processes were
+    spawned, before they finished starting: every one of them ends too, none left an orphan
+    waiting for work for ever."""
+    import os
+    import subprocess
+    import sys
+    import uuid
+
+    mark = uuid.uuid4().hex  # in the environment of the server and every process it starts
+    owner = subprocess.run(
+        [sys.executable, "-c", "import os, signal; from app import review; "
+         "review.Analysts(1, waiting=0, niceness=0).submit('job', os.getpid); "
+         "os.kill(os.getpid(), signal.SIGKILL)"],
+        env=dict(os.environ, ANALYSIS_TEST_SERVER=mark), timeout=120)
+    assert owner.returncode == -9
+
+    def started() -> list[int]:
+        """The processes the server started that are still running (a zombie has ended)."""
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                environ = Path(f"/proc/{pid}/environ").read_bytes()
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if f"ANALYSIS_TEST_SERVER={mark}".encode() in environ and state != "Z":
+                found.append(int(pid))
+        return found
+
+    deadline = time.monotonic() + 120  # their start, on a busy machine
+    while started() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert started() == []
