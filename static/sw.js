@@ -35,7 +35,7 @@ self.addEventListener("push", (event) => {
     renotify: true,
     lang: text(data.lang, ""),
     icon: "/icon-192.png",
-    badge: "/icon-192.png",
+    badge: "/badge.png",  // one colour: Android draws the shape alone
     data: { url },
   }));
 });

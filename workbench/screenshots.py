@@ -80,8 +80,26 @@ def take(out: str = "docs/screenshots", only: tuple[str, ...] = ()) -> list[str]
                     target = folder / f"{name}.png"
                     page.screenshot(path=str(target))
                     written.append(str(target))
+                    if name == INSTALLED:  # what "Install" shows, at one CSS px a pixel
+                        written.append(_for_the_manifest(target))
                     context.close()
                 browser.close()
         finally:
             server.shutdown()
     return written
+
+
+INSTALLED = "parcheesi-4-mid-turn"  # the manifest's screenshot (app/web/icons.py)
+MANIFEST_SHOT = Path(__file__).resolve().parents[1] / "static" / "img" / "screenshot-narrow.png"
+
+
+def _for_the_manifest(shot: Path) -> str:
+    """The shot at the phone's CSS size, in 128 colors: the web app manifest's screenshot,
+    which an install dialog shows (26 KB rather than the shot's 120)."""
+    from PIL import Image
+
+    image = Image.open(shot).convert("RGB").resize((PHONE["width"], PHONE["height"]),
+                                                  Image.LANCZOS)
+    image.quantize(colors=128, method=Image.Quantize.MEDIANCUT).save(MANIFEST_SHOT, "PNG",
+                                                                     optimize=True)
+    return str(MANIFEST_SHOT)

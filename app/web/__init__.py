@@ -91,6 +91,8 @@ def create_app(config: dict | None = None) -> Flask:
             response.headers["Cache-Control"] = "no-store"
         if request.is_secure:
             response.headers.setdefault("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
+        if _GAME_OR_ROOM.match(request.path):  # a game's or a room's: never in a search engine
+            response.headers["X-Robots-Tag"] = "noindex"
         return response
 
     return app
@@ -98,6 +100,7 @@ def create_app(config: dict | None = None) -> Flask:
 
 HSTS_SECONDS = 365 * 24 * 3600
 _LINK_IN_PATH = re.compile(r"^(/g/|/api/games/|/r/|/api/rooms/)[^/]+")
+_GAME_OR_ROOM = re.compile(r"^/(g|r)(/|$)")
 
 
 def _log_exception(app: Flask, exc_info) -> None:
