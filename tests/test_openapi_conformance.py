@@ -38,11 +38,13 @@ def _app(tmp_path_factory):
     return create_app({"KEYS": KEYS, "TESTING": True, "PUBLIC_URL": "https://play.test",
                        "STORE_URL": f"sqlite:///{store}", "ANALYSIS_PLAYOUTS": 8,
                        "REVIEW_PLAYOUTS": 8, "REVIEW_EXTRA": 0,
-                       # generated requests come from one address: the per-address room
-                       # limits (tests/test_rooms.py) would turn them into 429s
+                       # generated requests come from one client (with no address at all:
+                       # one shared client under every limit, the /48 one included), which
+                       # the limits (tests/test_rooms.py) would turn into 429s
                        "ROOMS_PER_ADDRESS": "100000 per hour",
                        "ROOM_JOINS_PER_ADDRESS": "100000 per hour",
                        "ROOM_MISSES_PER_ADDRESS": "100000 per minute",
+                       "ROOM_MISSES_PER_NETWORK": "100000 per minute",
                        "ROOM_MISSES_IN_ALL": "100000 per minute",
                        "PUSH_CHANGES_PER_ADDRESS": "100000 per hour"})
 
