@@ -104,7 +104,8 @@ async function call(url, body) {
   return data;
 }
 
-// Play this turn's steps (all of them: the server keeps nothing) and draw the result.
+// Play this turn's steps (all of them: the link is the game, and the server keeps only those a
+// roll shown has fixed) and draw the result.
 // `restoring`: the steps come from the address, so a re-roll they leave open was missed.
 // `flight`: the piece of the move just tapped, hopping since the tap (startMove).
 async function submit(newSteps, restoring = false, flight = null) {
@@ -371,17 +372,18 @@ async function playForAbsent() {
   $("absent").disabled = true;
   const who = nameOf(base, base.turn);
   say(TEXT.playingFor(who));
+  let next = null;
   try {
-    const next = await call(`${app.dataset.api}/absent`, {});
+    next = await call(`${app.dataset.api}/absent`, {});
     wentOn(next, ["deadline", "roll", "undo", "send"]);
     if (next.phase === "over") finalView = next;
-    await showPlayed(next);
   } catch (error) {
     say(error.message, true);
   } finally {
     busy = false;
     $("absent").disabled = false;
   }
+  if (next) await showPlayed(next);  // played: the replay only shows it (as after send)
 }
 
 // The game went on to a new link (a turn sent, played for someone, or a player back): keep it,
@@ -403,7 +405,7 @@ function wentOn(next, hide) {
 // where the link goes.
 async function showPlayed(next) {
   if (next.replay && next.replay.events.length) {
-    if (!next.simulated) await replay(next.replay, next, (step) => pills(next, step));
+    if (!next.simulated) await tapEnds(replay(next.replay, next, (step) => pills(next, step)));
     board.place(next.pieces, seatsColors(next), seatsNames(next),
       next.phase === "over" ? null : next.turn);
     showDice(next.last_roll);
@@ -414,6 +416,18 @@ async function showPlayed(next) {
   showAddPlayer();
   if (finalView) showResults(finalView);
   showGameReview(finalLink());
+}
+
+// A replay that a tap anywhere ends at once: the player's own tap (a move, Rematch) never waits
+// for it, and reaches the page after it, with the pieces where they end up.
+async function tapEnds(replaying) {
+  const tap = () => finishReplay();
+  document.addEventListener("pointerdown", tap, { capture: true });
+  try {
+    await replaying;
+  } finally {
+    document.removeEventListener("pointerdown", tap, { capture: true });
+  }
 }
 
 // -- chance to win and the finished game's review (review.js) ------------------------------------
@@ -432,8 +446,9 @@ async function send() {
   if (busy) return;
   busy = true;
   $("send").disabled = true;
+  let next = null;
   try {
-    const next = await call(app.dataset.turn, { seat: base.turn, steps, seats: seatChanges() });
+    next = await call(app.dataset.turn, { seat: base.turn, steps, seats: seatChanges() });
     showTurnFeed(next);
     steps = [];
     forced = new Set();
@@ -444,13 +459,15 @@ async function send() {
       finalView = next;
       hostHere = hostHere || base.turn === next.host || isLocal(next);
     }
-    await showPlayed(next);
   } catch (error) {
     say(error.message, true);
   } finally {
     busy = false;
     $("send").disabled = false;
   }
+  // The turn is sent: what the bots played after it only shows, and a tap on a button (the
+  // results' Rematch) ends that replay and does what it says.
+  if (next) await showPlayed(next);
 }
 
 // The turn comes back to this page's player (the others are bots, whose moves were just shown):
@@ -836,13 +853,8 @@ async function start() {
   // Back mid-turn (a reload: the turn's steps are in the address), what the others did since
   // is in the feed again, without being shown again.
   if (!stale && !seen) {
-    // A tap anywhere ends the replay at once: the player's own move never waits for it (the
-    // tap reaches the board after the replay, whose pieces are then where they end up).
-    const tap = () => finishReplay();
-    document.addEventListener("pointerdown", tap, { capture: true });
-    await replay(first.phase === "over" ? lastTurn(first.replay) : first.replay, first,
-      (step) => pills(first, step), !steps.length);
-    document.removeEventListener("pointerdown", tap, { capture: true });
+    await tapEnds(replay(first.phase === "over" ? lastTurn(first.replay) : first.replay, first,
+      (step) => pills(first, step), !steps.length));
   }
   // This turn's steps from the address, checked again; or, when the address doesn't have the
   // steps a roll shown has fixed (another tab, a phone that lost it), those: they stand.
