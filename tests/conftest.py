@@ -70,6 +70,8 @@ def server(tmp_path_factory):
         with LiveServer(create_app({"KEYS": KEYS, "ANALYSIS_PLAYOUTS": 30,
                                     "REVIEW_PLAYOUTS": 30, "REVIEW_EXTRA": 0,
                                     "ANALYSIS_WAITING": 40,
+                                    # a module's games all come from 127.0.0.1
+                                    "GAMES_PER_ADDRESS": "100000 per hour",
                                     "STORE_URL": f"sqlite:///{store}"})) as live:
             yield live
 

@@ -340,3 +340,23 @@ def test_our_own_pages_and_clients_without_those_headers_still_make_games(client
     gone = client.post(f"/api/rooms/{room['room']['code']}/gone", headers=headers,
                        json={"credential": room["you"]["credential"]})  # the page's beacon
     assert gone.status_code == 204
+
+
+def test_making_games_is_limited_per_address_by_the_form_and_the_api_together(tmp_path):
+    """``GAMES_PER_ADDRESS`` counts new games in the store, however they are made; past it a
+    person gets a page that says to wait, the API a 429 with Retry-After."""
+    from app.web import create_app
+
+    app = create_app({"KEYS": KEYS, "TESTING": True, "CLOCK": lambda: 1_800_000_000,
+                      "STORE_URL": f"sqlite:///{tmp_path}/store.db",
+                      "GAMES_PER_ADDRESS": "3 per hour"})
+    client = app.test_client()
+    body = {"game": "parcheesi", "players": PLAYERS}
+    assert client.post("/new", data=FORM).status_code == 302
+    assert [client.post("/api/games", json=body).status_code for _ in range(3)] == [201, 201, 429]
+    refused = client.post("/api/games", json=body)
+    assert refused.json["error"]["code"] == "TooManyRequests" and refused.headers["Retry-After"]
+    page = client.post("/new", data=FORM)
+    assert page.status_code == 429 and "wait a little" in page.get_data(as_text=True)
+    assert client.post("/api/games", json=body,
+                       environ_base={"REMOTE_ADDR": "10.0.0.2"}).status_code == 201

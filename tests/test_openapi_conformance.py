@@ -41,6 +41,7 @@ def _app(tmp_path_factory):
                        # generated requests come from one client (with no address at all:
                        # one shared client under every limit, the /48 one included), which
                        # the limits (tests/test_rooms.py) would turn into 429s
+                       "GAMES_PER_ADDRESS": "100000 per hour",
                        "ROOMS_PER_ADDRESS": "100000 per hour",
                        "ROOM_JOINS_PER_ADDRESS": "100000 per hour",
                        "ROOM_MISSES_PER_ADDRESS": "100000 per minute",

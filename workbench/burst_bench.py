@@ -46,7 +46,9 @@ def fetchers(port: int, tokens: list, generic: bytes, until: float) -> dict:
 
 def burst_bench(seconds: float = 20.0) -> dict:
     with reference_server() as port:
-        tokens = new_games(port, LINKS, "192.0.2.1", PLAYERS)
+        # two makers: one address makes at most GAMES_PER_ADDRESS (60) games an hour
+        tokens = [token for maker in ("192.0.2.1", "192.0.2.2")
+                  for token in new_games(port, LINKS // 2, maker, PLAYERS)]
         generic = ask(port, "/preview.png", "192.0.2.250")[1]
         for _ in range(20):  # each worker's first pages (templates, the game's tables)
             ask(port, f"/g/{tokens[0]}", "203.0.113.1")

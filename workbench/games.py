@@ -222,7 +222,8 @@ def texts_bench(game: str, players: int, games: int) -> dict:
     turns that have nothing to decide played for them (the default) and by hand."""
     from workbench.measure import bench_app
 
-    client = bench_app(Keys.for_tests("texts")).test_client()
+    client = bench_app(Keys.for_tests("texts"),
+                       GAMES_PER_ADDRESS="1000000 per hour").test_client()  # one address
     figures = {"game": game, "players": players, "games": games}
     for way, autoplay in (("played_for_them", True), ("by_hand", False)):
         runs = [link_game(client, game, players, autoplay) for _ in range(games)]

@@ -1,5 +1,6 @@
 """Rate limits on what could be repeated to find or fill rooms: making a room, joining one, and
-asking for a room that doesn't exist; on the one room change that moves no game on (the bots'
+asking for a room that doesn't exist; on making a game by link (a write to the store, and the
+bots to move first played at once); on the one room change that moves no game on (the bots'
 speed), which a seated phone could otherwise write for ever; on drawing link previews, the
 one answer to a GET that costs real CPU (app/web/preview_images.py); and on switching a
 seat's notifications on or off (app/web/push_api.py), each a write to the store.
@@ -34,6 +35,7 @@ from app.web import bookkeeping
 
 # Settings (environment variables of the same name): "N per second|minute|hour|day".
 DEFAULTS = {
+    "GAMES_PER_ADDRESS": "60 per hour",
     "ROOMS_PER_ADDRESS": "30 per hour",
     "ROOM_JOINS_PER_ADDRESS": "60 per hour",
     "ROOM_MISSES_PER_ADDRESS": "20 per minute",
@@ -46,6 +48,7 @@ DEFAULTS = {
 }
 # Each scope's counters: (setting, whom it counts).
 SCOPES = {
+    "games": (("GAMES_PER_ADDRESS", "address"),),  # new games by link (turns.new_game)
     "made": (("ROOMS_PER_ADDRESS", "address"),),
     "joins": (("ROOM_JOINS_PER_ADDRESS", "address"),),
     "misses": (("ROOM_MISSES_PER_ADDRESS", "address"), ("ROOM_MISSES_PER_NETWORK", "network"),

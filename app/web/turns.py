@@ -20,6 +20,7 @@ from app.link import Seat
 from app.play import Game
 from app.store import StoreUnavailable
 from app.web.bookkeeping import ledger
+from app.web.limits import limits
 from app.web.texting import send_link
 from app.web.views import game_view, load
 
@@ -58,7 +59,10 @@ def new_game(game: str, seats: list[Seat], options: int, host: int = 0,
     table's language, ``deadline`` the minutes each player has for a turn (0: no deadline),
     ``by_hand`` whether its players take even the steps with no alternative (rooms do).
     Bots to move first have played, and so has every step with nothing to decide
-    (``Game.hand_on``): a person with a decision is to move, their time starting now."""
+    (``Game.hand_on``): a person with a decision is to move, their time starting now.
+    Counted for the client first (``GAMES_PER_ADDRESS``: 429 past it), whichever way it is
+    made (the form, the API); a rematch isn't (one per finished game, by its host)."""
+    limits().take("games")
     played = Game.new(game, seats, keys(), options=options)
     if host or lang != played.header.lang or deadline or by_hand:
         played = Game(replace(played.header, host=host, lang=lang, deadline=deadline,
