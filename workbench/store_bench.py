@@ -92,6 +92,7 @@ def store_bench(url: str | None, games: int = 20, turns: int = 10) -> dict:
                     view, more, longer = request("moves", lambda: client.post(
                         f"/api/games/{token}/moves", json={"seat": seat, "steps": steps}))
                     spent, took = spent + more, took + longer
+                    steps = list(view["turn_steps"])  # with the steps played for them, as a page
                     if view["turn_over"]:
                         break
                 view, more, longer = request("turn", lambda: client.post(
