@@ -14,8 +14,8 @@ Every answer has a budget (``analysis.BUDGET``: steps of playouts, 1.5 s or so o
 and where the app is one process serving many requests (Flask's threaded server, gunicorn's
 threads) the playouts run apart from the request threads, in ``Analysts``: processes of their
 own (one per core but one) at a lower priority, with a bounded number of requests admitted;
-when all are taken, ``Busy`` (the API answers 503 with Retry-After) rather than a queue that
-grows.
+when all are taken, ``Busy`` rather than a queue that grows (the API then queues the question
+in the bounded backlog and answers 202 with Retry-After).
 """
 
 from __future__ import annotations
@@ -165,9 +165,7 @@ _log = logging.getLogger(__name__)
 
 
 class Busy(Exception):
-    """Every place for analysis is taken: try again after ``retry_after`` seconds."""
-
-    retry_after = RETRY_AFTER
+    """Every place for analysis is taken (or the job was lost): ask again later."""
 
 
 class Analysts:
@@ -210,19 +208,24 @@ class Analysts:
         self._turns = itertools.count()
         self._backlog: deque[str] = deque()  # keys of background jobs not started, next first
         self._queued: dict[str, tuple] = {}  # by key, until done: (Future, job, args)
+        self._requests: dict[str, Future] = {}  # requests' jobs by key, until answered
         self._running = 0  # jobs with the workers
 
-    def run(self, job, *args, key: str | None = None, who: str | None = None):
-        """``job(*args)`` in a worker (or the background job for the same ``key``, when one is
-        queued and gives an answer); ``Busy`` when every place is taken, or ``who`` holds its
-        share of them."""
+    def run(self, job, *args, key: str | None = None, who: str | None = None,
+            also: str | None = None):
+        """``job(*args)`` in a worker (or the job of another request or of the background for
+        the same ``key``, waited for rather than worked out twice); ``Busy`` when every place
+        is taken, or when ``who`` (a table: its phones share its turn) or ``also`` (the
+        address it comes from: many tables there still can't hold every place) holds its share
+        of them."""
+        holders = [name for name in (who, also) if name is not None]
         with self._holding:
-            if who is not None and self._held.get(who, 0) >= self.share:
+            if any(self._held.get(name, 0) >= self.share for name in holders):
                 raise Busy()
             if not self._admitted.acquire(blocking=False):
                 raise Busy()
-            if who is not None:
-                self._held[who] = self._held.get(who, 0) + 1
+            for name in holders:
+                self._held[name] = self._held.get(name, 0) + 1
         try:
             if not self.workers:
                 with self._inline:
@@ -234,33 +237,39 @@ class Analysts:
         finally:
             with self._holding:
                 self._admitted.release()
-                if who is not None:
-                    self._held[who] -= 1
-                    if not self._held[who]:
-                        del self._held[who]
+                for name in holders:
+                    self._held[name] -= 1
+                    if not self._held[name]:
+                        del self._held[name]
 
     def _ask(self, job, args, key: str | None, who: str):
         """A request's job, in its client's turn (or the background's for ``key``, taken over
-        when it hasn't started, else waited for)."""
+        when it hasn't started, else waited for; or another request's for ``key``, waited
+        for: one answer worked out once for every phone that asks)."""
         with self._ready:
             queued = self._queued.get(key) if key is not None else None
+            asked = self._requests.get(key) if key is not None else None
             taken = None  # the background's key, when its job is taken over
             if queued is not None and key in self._backlog:
                 self._backlog.remove(key)  # taken over: its answer is this request's
                 promise, job, args = queued
                 taken = key
-            elif queued is not None:
-                promise = None  # being worked out: wait for it
+            elif queued is not None or asked is not None:
+                promise = None  # being worked out, or asked by another phone: wait for it
             else:
                 promise = Future()
+                if key is not None:
+                    self._requests[key] = promise
+                    promise.add_done_callback(lambda _, key=key: self._answered(key))
             if promise is not None:
                 self._asked.setdefault(who, deque()).append((promise, job, args, taken))
-            waited = queued[0] if queued is not None else promise
+            waited = queued[0] if queued is not None else asked or promise
         self._dispatch()
         try:
             answer = waited.result(timeout=JOB_TIMEOUT)
         except TimeoutError:
-            waited.cancel()  # not started: its turn goes to the next
+            if waited is promise:  # not started: its turn goes to the next (another's stays)
+                waited.cancel()
             raise Busy() from None
         except CancelledError:
             raise Busy() from None
@@ -268,12 +277,24 @@ class Analysts:
             raise Busy()
         return answer
 
-    def has_place(self, who: str | None = None) -> bool:
-        """Whether ``run`` would admit a request from ``who`` now (a look, nothing taken): a
-        request that would be Busy is refused before anything is counted for it."""
+    def _answered(self, key: str) -> None:
+        with self._ready:
+            self._requests.pop(key, None)
+
+    def has_place(self, who: str | None = None, also: str | None = None) -> bool:
+        """Whether ``run`` would admit a request from ``who`` (and ``also``) now (a look,
+        nothing taken): a request that would be Busy is refused before anything is counted
+        for it."""
         with self._holding:
-            return (who is None or self._held.get(who, 0) < self.share) and \
+            return all(self._held.get(name, 0) < self.share for name in (who, also)
+                       if name is not None) and \
                 self._admitted._value > 0  # the places left (CPython's Semaphore keeps it)
+
+    def asked(self, key: str) -> bool:
+        """Whether the answer under ``key`` is on its way: queued in the background, or asked
+        for by a request being answered."""
+        with self._ready:
+            return key in self._queued or key in self._requests
 
     def submit(self, key: str, job, *args) -> bool:
         """Queue ``job(*args)``, whose answer is kept under ``key``, in the background, and

@@ -58,8 +58,8 @@ def server(tmp_path_factory):
     of its own and no Twilio account nor public address. Few playouts, and none extra for close
     calls: the chance-to-win pills and move reviews come fast (their sense is tested in
     test_review_api.py and the engine's tests; here, the page), and room for a whole game's
-    review at once (a full pool's 503 is the API tests': the page retries it, but the browser
-    logs it as an error)."""
+    review at once (a full pool's 202 and the page asking again have tests of their own; here
+    they would only make the reviews slower)."""
     from browser_support import KEYS, LiveServer
 
     store = tmp_path_factory.mktemp("store") / "store.db"

@@ -1780,6 +1780,30 @@ def chance_pills(page, seats: int) -> dict[int, int]:
     return {seat: int(text.rstrip("%")) for seat, text in shown}
 
 
+def test_pills_on_a_server_whose_analysis_is_full_wait_without_an_error(server, fresh_store,
+                                                                        phone):
+    """Every analysis place taken: the page is told 202 "being worked out", keeps its pills
+    pending, asks again after Retry-After, and shows them once answered; no error anywhere
+    (the phone's monitor fails the test on any console error or failed request)."""
+    from app import review
+
+    token, steps, seat, moves = find_decision(lambda moves: len(moves) > 1)
+    pool = review.analysts(server.app.config)
+    held = 0
+    while pool._admitted.acquire(blocking=False):  # every place: requests are being worked on
+        held += 1
+    page = phone()
+    try:
+        with page.expect_response(lambda answer: "/chances" in answer.url and
+                                  answer.status == 202):
+            open_game(page, server.game_url(token))
+        expect(page.locator("#board g.chance.pending").first).to_be_visible()
+    finally:
+        for _ in range(held):
+            pool._admitted.release()
+    assert len(chance_pills(page, 2)) == 2  # asked again, answered
+
+
 def test_chance_to_win_pills_by_each_base_on_arrival_and_after_each_move(server, phone):
     token, steps, seat, moves = find_decision(lambda moves: len(moves) > 1)
     # Arrival: the replay of the turns since, then each seat's chance at the link's position.

@@ -140,7 +140,9 @@ def test_a_wide_decision_is_answered_within_the_budget_saying_what_it_did_not_gr
     assert fast.get(f"/api/games/{played.token()}/review?step={step}&lang=en").json == done
 
 
-def test_a_full_analysis_pool_answers_503_with_retry_after(fast, finished):
+def test_a_full_analysis_pool_answers_202_being_worked_out_with_retry_after(fast, finished):
+    """No place free: not an error (a 503 is one in every browser's console), but 202 and when
+    to ask again; without workers nothing is queued, and nothing is counted."""
     fast.application.config.update(ANALYSIS_WORKERS=0, ANALYSIS_WAITING=0)  # one place
     pool = review.analysts(fast.application.config)
     assert pool.places == 1
@@ -149,16 +151,76 @@ def test_a_full_analysis_pool_answers_503_with_retry_after(fast, finished):
     assert pool._admitted.acquire(blocking=False)  # a request being worked on
     try:
         for url in (f"/api/games/{token}/review?step={step}", f"/api/games/{token}/chances"):
-            busy = fast.get(url)
-            assert busy.status_code == 503 and busy.json["error"]["code"] == "Busy"
-            assert busy.headers["Retry-After"] == str(review.RETRY_AFTER)
-            assert busy.headers["Cache-Control"] == "no-store"
-        with fast.application.app_context():  # a refused request spent none of the game's
-            hour = int(time.time() // 3600)  # hourly analysis count
+            pending = fast.get(url)
+            assert pending.status_code == 202 and "pending" in pending.json
+            assert pending.headers["Retry-After"] == str(review.RETRY_AFTER)
+            assert pending.headers["Cache-Control"] == "no-store"
+        with fast.application.app_context():  # a request not worked out spent none of the
+            hour = int(time.time() // 3600)  # game's hourly analysis count
             assert store().get(f"analysis#{finished.header.seed.hex()}#{hour}") is None
     finally:
         pool._admitted.release()
     assert fast.get(f"/api/games/{token}/review?step={step}").status_code == 200
+
+
+def test_an_answer_asked_when_the_workers_are_full_is_worked_out_in_the_background(
+        fast, finished):
+    """Every place taken: the 202's question is queued, worked out and kept, and asked again
+    it is there (200), without a place."""
+    fast.application.config.update(ANALYSIS_WORKERS=1, ANALYSIS_WAITING=0)  # one place
+    pool = review.analysts(fast.application.config)
+    token = finished.token()
+    url = f"/api/games/{token}/chances?step=3"
+    assert pool._admitted.acquire(blocking=False)  # a request being worked on
+    try:
+        assert fast.get(url).status_code == 202
+        deadline = time.monotonic() + 120  # a worker's start and one answer
+        while pool.queued(review.chances_question(
+                finished, review.state_at(finished, 3), fast.application.config).key):
+            assert time.monotonic() < deadline, "the queued answer never came"
+            time.sleep(0.05)
+        kept = fast.get(url)  # the place is still taken: this one is the kept answer
+        assert kept.status_code == 200 and len(kept.json["chances"]) == len(finished.header.seats)
+    finally:
+        pool._admitted.release()
+
+
+def test_one_answer_asked_by_several_phones_at_once_is_worked_out_once(tmp_path):
+    """Two phones of one table ask the same position's chances together: one job, one answer
+    for both."""
+    import threading
+
+    pool = review.Analysts(1, waiting=3)
+    try:
+        pool.run(nothing)
+        folder, answers = str(tmp_path), []
+        phones = [threading.Thread(target=lambda: answers.append(pool.run(
+            logged, "chances", folder, True, key="the position", who="table")))
+            for _ in range(2)]
+        phones[0].start()
+        until_exists(tmp_path / "started")  # the first phone's job is being worked on...
+        phones[1].start()
+        held_until(pool, "table", 2)  # ...when the second asks
+        (tmp_path / "go").touch()
+        for phone in phones:
+            phone.join(60)
+        assert answers == ["chances", "chances"]
+        assert (tmp_path / "order").read_text() == "chances\n"  # worked out once
+    finally:
+        pool.close()
+
+
+def test_a_table_s_phones_share_its_places_and_an_address_holds_half_at_most():
+    """Places go by table: a second table behind the same address still has one while the
+    first holds its share; and one address can't hold more than half, whatever its tables."""
+    pool = review.Analysts(0, waiting=3)  # four places, a share of two
+    for _ in range(2):
+        pool._held["table 1"] = pool._held.get("table 1", 0) + 1
+    assert not pool.has_place("table 1", "10.0.0.1")  # its table's share is taken
+    assert pool.has_place("table 2", "10.0.0.1")  # another table, same Wi-Fi
+    pool._held["10.0.0.1"] = 2
+    assert not pool.has_place("table 3", "10.0.0.1")  # but the address's half is taken
+    assert pool.has_place("table 3", "10.0.0.2")
 
 
 def test_one_client_holds_half_the_analysis_places_at_most():

@@ -6,7 +6,7 @@ answered), as a page sends them: open the link, then ``/turn`` with the whole tu
 Parcheesi, each from the middle of a different random game). First alone, then while ``clients`` analysis clients ask, back to
 back, for the reviews of the widest decisions of random games (4-player Parcheesi and 6-player
 Red Arse, 9 to 13 options: the costliest there are) and for the chance to win at their steps,
-waiting out a 503's Retry-After as the page does. Each phase reports the turns' wall-clock
+waiting out a 202's (or 503's) Retry-After as the page does. Each phase reports the turns' wall-clock
 milliseconds (median, p99) and what the analysis clients got.
 
 ``workers`` is the server's ``ANALYSIS_WORKERS``: the analysis processes (by default one per
@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from app import review
 from app.keys import Keys
 from workbench.games import a_turn, play_random, table_options
-from workbench.measure import bench_app, spread
+from workbench.measure import NOT_READY, bench_app, spread
 
 KEYS_LABEL = "analysis-load"
 
@@ -162,7 +162,7 @@ def analysis_load(turns: int = 300, clients: int = 8, workers: int | None = None
                     if status == 200:
                         seconds.append(took)
                 k += clients
-                if status == 503:
+                if status in NOT_READY:
                     stop.wait(float(headers.get("Retry-After", 3)))
 
         askers = [threading.Thread(target=ask, args=(n,)) for n in range(clients)]

@@ -2,7 +2,7 @@
 at once, each asked again after a refusal (waiting its Retry-After, or a flood's 50 ms), while another table's phone asks for its chances
 every two seconds, as a page does after a move, from another process. On the reference server
 (workbench/reference_server.py: its analysis pools at the defaults), the other table's answers'
-times are the figure (the page waits a 503's Retry-After, 3 s, before asking again).
+times are the figure (the page waits a 202's Retry-After, 3 s, before asking again).
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import threading
 import time
 
 from app.review import RETRY_AFTER
-from workbench.measure import spread
+from workbench.measure import NOT_READY, spread
 from workbench.reference_server import WORKERS, ask, elsewhere, new_games, reference_server
 
 BURST = 50
-# A page waits out a 503's Retry-After; a flood asks again at once, which only the edge's rate
+# A page waits out a 202's Retry-After; a flood asks again at once, which only the edge's rate
 # limits can stop (its load generator shares these two cores with the server, too).
 PAUSES = {"after Retry-After, as a page does": RETRY_AFTER, "every 50 ms (a flood)": 0.05}
 HOG, OTHER = "198.51.100.66", "203.0.113.5"  # the burst's address, and the other table's
@@ -25,12 +25,12 @@ PLAYERS = [{"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"},
 
 def burst(port: int, hogs: list, until: float, pause: float) -> int:
     """The one client's burst, a thread per game, each asking again ``pause`` seconds after a
-    503: how many times it was refused."""
+    202: how many times it was put off."""
     refused = []
 
     def ask_until_answered(token: str) -> None:
         while time.perf_counter() < until:
-            if ask(port, f"/api/games/{token}/chances", HOG)[0] != 503:
+            if ask(port, f"/api/games/{token}/chances", HOG)[0] not in NOT_READY:
                 return
             refused.append(1)
             time.sleep(pause)
@@ -50,7 +50,7 @@ def fair_bench(seconds: float = 30.0) -> dict:
 
 
 def other_table(seconds: float, pause: float) -> dict:
-    """One run: the burst, asking again ``pause`` seconds after each 503, and the other table."""
+    """One run: the burst, asking again ``pause`` seconds after each 202, and the other table."""
     refused = {"hog": 0, "other": 0}
     waited = []
     with reference_server() as port:
@@ -62,10 +62,10 @@ def other_table(seconds: float, pause: float) -> dict:
             if time.perf_counter() >= until:
                 break
             asked = time.perf_counter()
-            while ask(port, f"/api/games/{token}/chances", OTHER)[0] == 503:
+            while ask(port, f"/api/games/{token}/chances", OTHER)[0] in NOT_READY:
                 refused["other"] += 1
                 time.sleep(RETRY_AFTER)  # the page waits out Retry-After
             waited.append((time.perf_counter() - asked) * 1000)
             time.sleep(max(0.0, asked + 2 - time.perf_counter()))
         refused["hog"] = hogged()
-    return {"other table's chances, ms": spread(waited, 0), "refused (503)": refused}
+    return {"other table's chances, ms": spread(waited, 0), "not ready (202)": refused}

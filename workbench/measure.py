@@ -29,3 +29,8 @@ def spread(values: list[float], digits: int = 2) -> dict:
     return {"median": round(statistics.median(ordered), digits),
             "p99": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], digits),
             "max": round(ordered[-1], digits)}
+
+
+# An analysis not worked out yet (202) or a server that can't answer now (503): a page asks
+# again after its Retry-After, and so do the benches.
+NOT_READY = (202, 503)

@@ -49,8 +49,12 @@ def _for_good(asked: answers.Question, played: Game, shape):
     position: one kept costs nothing more. Working one out is the costliest thing anyone can
     ask for, so it is bounded like texts: at most ``ANALYSIS_PER_GAME_HOUR`` answers are worked
     out for a game in an hour, counted in the store (429 past it: making games to get more is
-    what the edge's rate limits are for), and when the pool is full, 503; both say when to
-    try again (Retry-After). One being worked out ahead after the game's turn
+    what the edge's rate limits are for). The places go to tables, not addresses: a table's
+    phones (one Wi-Fi, one address) share its half of them, and one address, whatever its
+    tables, holds half at most too. One answer asked by several phones at once is worked out
+    once. When no place is free, the question is queued in the background and the answer is
+    202 "being worked out" with Retry-After: work not ready yet is no failure (a 503 would be
+    an error in every browser's console). One being worked out ahead after the game's turn
     (``analyse_ahead``) is waited for, and counted once. With the store down, it is worked
     out all the same, and neither counted nor kept: the pool's places still bound it."""
     store, config = bookkeeping.store(), current_app.config
@@ -59,9 +63,9 @@ def _for_good(asked: answers.Question, played: Game, shape):
         answer, reachable = answers.kept(store, asked), True
     except StoreUnavailable:
         answer, reachable = None, False
-    who = counted_as(client_address(), 64)
-    if answer is None and not pool.queued(asked.key) and not pool.has_place(who):
-        return _refused("Busy", review.BUSY, 503, review.RETRY_AFTER)  # nothing counted
+    table, address = played.header.seed.hex(), counted_as(client_address(), 64)
+    if answer is None and not pool.queued(asked.key) and not pool.has_place(table, address):
+        return _pending(pool, asked, played, reachable)  # nothing counted here
     if answer is None:
         if reachable and not pool.queued(asked.key):  # a queued one has been counted
             try:
@@ -73,15 +77,31 @@ def _for_good(asked: answers.Question, played: Game, shape):
             except StoreUnavailable:
                 reachable = False
         try:
-            answer = pool.run(answers.work, asked, key=asked.key, who=who)
-        except review.Busy as busy:
-            return _refused("Busy", review.BUSY, 503, busy.retry_after)
+            answer = pool.run(answers.work, asked, key=asked.key, who=table, also=address)
+        except review.Busy:
+            return _pending(pool, asked, played, reachable)
         if reachable:
             answers.keep(store, asked, answer, now())
     response = jsonify(shape(answer))
     response.cache_control.private = True
     response.cache_control.max_age = 365 * 24 * 3600
     response.cache_control.immutable = True
+    return response
+
+
+def _pending(pool: review.Analysts, asked: answers.Question, played: Game, reachable: bool):
+    """202: the answer is being worked out (queued in the background, to be kept in the store,
+    unless it is on its way already or the backlog is full), and when to ask again. Without a
+    store to keep it in, or without workers (Lambda), nothing is queued: the next ask works it
+    out."""
+    config = current_app.config
+    if reachable and not pool.asked(asked.key):
+        pool.submit(asked.key, answers.ahead, config.get("STORE_URL") or "", asked,
+                    played.header.seed, now(), config["ANALYSIS_PER_GAME_HOUR"])
+    response = jsonify(pending={"message": i18n.say(review.BUSY)})
+    response.status_code = 202
+    response.headers["Retry-After"] = str(review.RETRY_AFTER)
+    response.cache_control.no_store = True
     return response
 
 

@@ -7,8 +7,8 @@
 // request for the whole game (/luck: measured by a static evaluation, no playouts). The mover's page asks
 // for the reviews of its moves as soon as the turn is sent (markDecision). Each answer has a
 // budget on the server: a review may leave options it couldn't reach "not graded" (the move
-// played is graded first), and a server whose analysis is full answers 503 with Retry-After,
-// which is waited out a few times before giving up. The finished game's review draws the
+// played is graded first), and a server whose analysis is full answers 202 ("being worked
+// out") with Retry-After, which is waited out as long as it takes (a minute or two at most). The finished game's review draws the
 // game's course (course.js: each player's chance to win turn by turn, from the luck's answer)
 // and its stats, with numbers in the page's language: the page carries Babel's decimal symbol
 // and percent pattern for its locale (game.html's #gamereview), since the figures are worked out
@@ -57,21 +57,26 @@ const signed = (n) => (n > 0 ? `+${decimal(n)}` : n < 0 ? `−${decimal(-n)}` : 
 const HTTP1 = performance.getEntriesByType("navigation")[0]?.nextHopProtocol === "http/1.1";
 const PARALLEL = Math.min(HTTP1 ? 4 : Infinity,
   Number(document.getElementById("gamereview")?.dataset.atOnce) || 2);
-const RETRIES = 4;   // 503s (the server's analysis is full) waited out before giving up
+const RETRIES = 4;   // 503s (a server down or restarting) waited out before giving up
+const PENDING = 40;  // 202s ("being worked out") asked again, a few seconds apart, at most
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
-// The answer at `url`; a 503 is asked again after its Retry-After (and a random share more, so
-// pages don't all come back at once), unless `stale()` says it is no longer wanted.
+// The answer at `url`; a 202 (being worked out) or a 503 is asked again after its Retry-After
+// (and a random share more, so pages don't all come back at once), unless `stale()` says it is
+// no longer wanted.
 async function getJSON(url, stale = () => false) {
-  for (let attempt = 0; ; attempt += 1) {
+  for (let attempt = 0, pending = 0; ; attempt += 1) {
     const response = await fetch(url);
     const data = await response.json().catch(() => null);
-    if (response.status === 503 && attempt < RETRIES && !stale()) {
+    const again = response.status === 202 ? (pending += 1) <= PENDING
+      : response.status === 503 && attempt - pending < RETRIES;
+    if (again && !stale()) {
       const after = Number(response.headers.get("Retry-After")) || 3;
       await sleep(1000 * after * (1 + Math.random()));
       if (!stale()) continue;
     }
+    if (response.status === 202) throw new Error(data ? data.pending.message : "202");
     if (!response.ok || !data) {
       throw new Error(data && data.error ? data.error.message : String(response.status));
     }
