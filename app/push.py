@@ -351,9 +351,11 @@ class Pusher:
     def __init__(self, private_key: str, subject: str, services=SERVICES):
         self.private_key, self.subject, self.services = private_key, subject, services
 
-    def send(self, subscription: Subscription, payload: dict,
-             ttl: int = TTL_SECONDS) -> Pushed:
-        """Post ``payload`` (JSON) to the subscription, encrypted and signed. Never raises."""
+    def send(self, subscription: Subscription, payload: dict, ttl: int = TTL_SECONDS,
+             topic: str | None = None) -> Pushed:
+        """Post ``payload`` (JSON) to the subscription, encrypted and signed; ``topic``: a
+        newer one with the same topic replaces it at the push service while the phone is off
+        (RFC 8030 5.4). Never raises."""
         if endpoint_refused(subscription.endpoint, self.services):
             _log.warning("Push endpoint refused: not at a push service this server posts to")
             return Pushed("gone")
@@ -368,7 +370,8 @@ class Pusher:
                 subscription.info(), json.dumps(payload, ensure_ascii=False),
                 vapid_private_key=_vapid(self.private_key),
                 vapid_claims={"sub": self.subject}, ttl=ttl, timeout=TIMEOUT_SECONDS,
-                headers={"Urgency": "high"}, requests_session=_NoRedirects())
+                headers={"Urgency": "high", **({"Topic": topic} if topic else {})},
+                requests_session=_NoRedirects())
         except pywebpush.WebPushException as error:
             code = error.status_code
             _log.warning("The push service refused a notification: HTTP %s", code)
@@ -380,6 +383,38 @@ class Pusher:
             _log.exception("Unexpected error while sending a notification")
             return Pushed("failed")
         return Pushed("sent")
+
+
+def topic(seed: bytes, seat: int) -> str:
+    """The push topic of a game's seat: its turns replace each other at the push service, so a
+    phone that was off gets the newest "your turn", not every one it missed. 32 characters of
+    base64url, as RFC 8030 allows, telling nothing of the game.
+
+    >>> len(topic(bytes(8), 1)), topic(bytes(8), 1) == topic(bytes(8), 2)
+    (32, False)
+    """
+    digest = hashlib.sha256(b"boardpass.topic|" + seed + bytes([seat])).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
+
+
+def contact(subject: str, public_url: str) -> str | None:
+    """Whom push services may write to about our notifications (the VAPID ``sub``):
+    ``VAPID_SUBJECT``, a ``mailto:`` or ``https:`` address, or else ``PUBLIC_URL`` when it is
+    ``https:``; None when there is neither, and then nothing is pushed (a made-up address
+    would be a contact nobody reads). ``ValueError`` for a subject of another kind.
+
+    >>> contact("", "https://boardpass.example")
+    'https://boardpass.example'
+    >>> contact("mailto:ops@boardpass.example", "http://192.168.1.20:5000")
+    'mailto:ops@boardpass.example'
+    >>> contact("", "http://192.168.1.20:5000") is None
+    True
+    """
+    if subject:
+        if not re.fullmatch(r"mailto:[^@\s]+@[^@\s]+|https://[^\s]+", subject):
+            raise ValueError(f"VAPID_SUBJECT must be a mailto: or https: address, not {subject!r}")
+        return subject
+    return public_url if public_url.startswith("https://") else None
 
 
 class _NoRedirects:

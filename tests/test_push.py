@@ -5,6 +5,7 @@ VAPID signature and decrypts each notification with the subscription's keys made
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from dataclasses import replace
@@ -16,7 +17,7 @@ from app.keys import Keys
 from app.play import Game
 from api_support import whole_turn
 from app.push import (KEEP_DAYS, SERVICES, BadSubscription, Pusher, Subscription, Subscriptions,
-                      endpoint_refused, notice, parse_subscription, public_key)
+                      endpoint_refused, notice, parse_subscription, public_key, topic)
 from app.sms import Handoff
 from app.store import open_store
 from app.web import create_app
@@ -113,6 +114,46 @@ def test_once_per_step_whatever_is_sent_again(app, service):
     assert first.status_code == again.status_code == 200
     assert again.json["token"] == first.json["token"]
     assert len(service.wait(1)) == 1
+
+
+def test_a_phone_that_was_off_gets_only_its_newest_turn_of_a_game(app, service):
+    """Each push has a Topic of the game and seat (RFC 8030): the push service keeps only the
+    newest for a phone that is off. Another seat, or another game, has its own."""
+    ana, ben, view = ben_subscribed(app, service)
+    view = turn(ana, view)
+    view = turn(ben, view)
+    turn(ana, view)
+    first, second = service.wait(2)
+    assert re.fullmatch(r"[A-Za-z0-9_-]{32}", first.headers["topic"])
+    assert first.headers["topic"] == second.headers["topic"]
+    other = Game.new("parcheesi", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS,
+                     seed=b"another!")
+    assert topic(other.header.seed, 1) != first.headers["topic"] != topic(bytes(8), 0)
+
+
+def test_the_contact_push_services_may_write_to_is_said_once_and_checked_at_start(
+        tmp_path, monkeypatch, caplog):
+    """VAPID_SUBJECT, or else an https: PUBLIC_URL; with neither nothing is pushed, and a
+    deployment with a key says so when it starts; a subject of another kind stops it."""
+    from app.web.bookkeeping import pusher
+
+    def made(**config):
+        return create_app({"KEYS": KEYS, "TESTING": True,
+                           "STORE_URL": f"sqlite:///{tmp_path}/store.db", **config})
+
+    with made(PUBLIC_URL="https://play.test").app_context():
+        assert pusher().subject == "https://play.test"
+    with made(PUBLIC_URL="http://192.168.1.20:5000",
+              VAPID_SUBJECT="mailto:ops@play.test").app_context():
+        assert pusher().subject == "mailto:ops@play.test"
+    monkeypatch.setenv("VAPID_PRIVATE_KEY", KEYS.vapid)
+    with caplog.at_level("WARNING"):
+        app = made(PUBLIC_URL="http://192.168.1.20:5000")
+    assert "no notification will be sent" in caplog.text
+    with app.app_context():
+        assert pusher() is None
+    with pytest.raises(ValueError, match="VAPID_SUBJECT"):
+        made(VAPID_SUBJECT="ops@play.test")
 
 
 def test_the_table_s_language(app, service):

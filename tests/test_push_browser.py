@@ -56,6 +56,7 @@ PushManager.prototype.subscribe = async function (options) {
 def live(tmp_path_factory):
     store = tmp_path_factory.mktemp("push-store") / "store.db"
     app = create_app({"KEYS": KEYS, "STORE_URL": f"sqlite:///{store}",
+                      "VAPID_SUBJECT": "mailto:ops@boardpass.example",  # PUBLIC_URL is http:
                       "ANALYSIS_PLAYOUTS": 30, "REVIEW_PLAYOUTS": 30, "REVIEW_EXTRA": 0})
     with LiveServer(app) as server:
         app.config["PUBLIC_URL"] = server.url  # links (and pushes) name this server

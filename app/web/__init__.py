@@ -46,8 +46,9 @@ def create_app(config: dict | None = None) -> Flask:
         PROXY_HOPS=int(os.environ.get("PROXY_HOPS") or 0),
         SOURCE_IP_HEADER=os.environ.get("SOURCE_IP_HEADER", ""),
         # Web Push (app/push.py): the contact push services may write to about our VAPID key
-        # (mailto: or https:; PUBLIC_URL when unset), and the push services the server posts
-        # to (origins, comma-separated; the browsers' own when unset).
+        # (mailto: or https:; PUBLIC_URL when unset, if https: else nothing is pushed), and the
+        # push services the server posts to (origins, comma-separated; the browsers' own when
+        # unset).
         VAPID_SUBJECT=os.environ.get("VAPID_SUBJECT", ""),
         PUSH_SERVICES=os.environ.get("PUSH_SERVICES", "").split(","),
     )
@@ -56,11 +57,15 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(limits.settings())
     if config:
         app.config.update(config)
-    from app.push import parse_services
+    from app.push import contact, parse_services
 
     app.config["PUSH_SERVICES"] = parse_services(app.config["PUSH_SERVICES"])  # or ValueError
     if "KEYS" not in app.config:
         app.config["KEYS"] = Keys.from_env()
+    if contact(app.config["VAPID_SUBJECT"], app.config.get("PUBLIC_URL") or "") is None and \
+            os.environ.get("VAPID_PRIVATE_KEY"):  # (ValueError for a subject of another kind)
+        app.logger.warning("Web Push: no VAPID_SUBJECT, and PUBLIC_URL is not https: no "
+                           "notification will be sent")
     if app.config["PROXY_HOPS"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

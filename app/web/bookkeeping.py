@@ -63,16 +63,18 @@ def subscriptions():
 
 
 def pusher():
-    """What sends notifications, with the deployment's VAPID key; None without one."""
+    """What sends notifications, with the deployment's VAPID key and contact; None without
+    either."""
     config = current_app.config
     if not config["KEYS"].vapid:
         return None
     from app.push import Pusher
 
-    # Push services take a mailto: or https: contact (py_vapid refuses any other).
-    public = config.get("PUBLIC_URL") or ""
-    subject = config.get("VAPID_SUBJECT") or \
-        (public if public.startswith("https://") else "mailto:boardpass@example.invalid")
+    from app.push import contact
+
+    subject = contact(config.get("VAPID_SUBJECT") or "", config.get("PUBLIC_URL") or "")
+    if subject is None:  # said when the server started (create_app)
+        return None
     return Pusher(config["KEYS"].vapid, subject, config["PUSH_SERVICES"])
 
 

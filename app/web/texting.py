@@ -92,7 +92,7 @@ def push_turn(played: Game, mover: str | None, url: str,
     sender = pusher()
     if sender is None or not current_app.config.get("PUBLIC_URL"):  # (a game over: send_link)
         return None
-    from app.push import notice
+    from app.push import notice, topic
 
     seed, seat = played.header.seed, played.match.turn
     to = played.header.seats[seat]
@@ -104,7 +104,8 @@ def push_turn(played: Game, mover: str | None, url: str,
         words = notice(mover, to.name, TITLES[played.header.game], url,
                        f"boardpass-{seed.hex()[:16]}", played.header.lang, news)
         delivery = outbox().push(seed, len(played.match.steps), kept.who(subscription),
-                                 lambda: sender.send(subscription, words))
+                                 lambda: sender.send(subscription, words,
+                                                     topic=topic(seed, seat)))
         if delivery.status == "gone":
             kept.forget(seed, seat, subscription.endpoint)
         elif delivery.status == "sent":
