@@ -694,7 +694,9 @@ def test_a_timer_runs_out_and_every_phone_sees_the_turn_played_for_the_player(se
     turn is played for the player when it runs out (whichever phone asks first), every phone
     shows it, and after two in a row the player's own phone offers "I'm back". The server's
     clock is the test's: it reaches each turn's time when the test says, so a busy machine
-    can't let a further turn run out while the phones are being checked."""
+    can't let a further turn run out while the phones are being checked. (Each phone's
+    countdown is set again at each poll; on a busy machine, a poll late by three seconds
+    leaves it saying the time is up, waiting for the server.)"""
     now = [time.time()]
     server.app.config["CLOCK"] = lambda: now[0]
     try:
@@ -704,7 +706,7 @@ def test_a_timer_runs_out_and_every_phone_sees_the_turn_played_for_the_player(se
         first = state(server, code)
         mover = first["seats"][first["turn"]]["name"]
         for page in (*pages.values(), watcher):
-            expect(page.locator("#timer")).to_have_text(re.compile(rf"{mover} has [1-3] s"))
+            expect(page.locator("#timer")).to_have_text(re.compile(rf"{mover} has [0-3] s|{mover}'s time is up"))
 
         for expiry in range(3):  # the first mover's, the other's, the first mover's again
             view = state(server, code)
