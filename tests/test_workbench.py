@@ -188,3 +188,62 @@ def test_screenshots_of_a_board_mid_turn_on_a_phone(tmp_path):
     colors = {pixel for pixel in image.convert("RGB").resize((78, 168)).getdata()}
     assert any(r > 200 and 150 < g < 200 and b < 60 for r, g, b in colors)
 
+
+
+def test_bench_lighthouse_takes_its_runs_and_server_and_prints_a_table_of_medians():
+    from workbench.cli import parser
+    from workbench.lighthouse_bench import COLUMNS, figures, medians, table
+
+    parse = parser()[0].parse_args
+    args = parse(["bench", "lighthouse"])
+    assert (args.what, args.runs, args.server) == ("lighthouse", 3, "reference")
+    args = parse(["bench", "lighthouse", "--runs", "1", "--server", "quick"])
+    assert (args.runs, args.server) == (1, "quick")
+    with pytest.raises(SystemExit):
+        parse(["bench", "lighthouse", "--server", "gunicorn"])
+
+    def report(performance, paint, shift):
+        """What a Lighthouse JSON report holds of the table's figures."""
+        return {"categories": {"performance": {"score": performance},
+                               "accessibility": {"score": 1}, "best-practices": {"score": 0.96},
+                               "seo": {"score": None}},
+                "audits": {"largest-contentful-paint": {"numericValue": paint},
+                           "cumulative-layout-shift": {"numericValue": shift},
+                           "total-blocking-time": {"numericValue": 12.5},
+                           "total-byte-weight": {"numericValue": 216064}}}
+
+    runs = [figures(report(0.98, 1234.5, 0.0)), figures(report(0.91, 2400.0, 0.099)),
+            figures(report(1, 1100.0, 0.02))]
+    assert runs[0]["performance"] == 98 and runs[0]["seo"] is None
+    header, rule, row = table([("game, after a turn", medians(runs))]).splitlines()
+    assert header.split(" | ")[1:3] == ["Performance", "Accessibility"]
+    assert len(header.split(" | ")) == len(COLUMNS) + 1 and rule.count("---") == len(COLUMNS) + 1
+    assert row == ("| game, after a turn | 98 | 100 | 96 | – | 1.23 s | 0.020 | 12 ms | "
+                   "211 KiB |")
+
+
+def test_bench_lighthouse_says_what_is_missing_without_a_traceback(monkeypatch, capsys):
+    from workbench import lighthouse_bench
+    from workbench.cli import main
+
+    assert main(["bench", "lighthouse", "--runs", "0"]) == 2
+    assert capsys.readouterr().err == "error: --runs must be at least 1\n"
+    monkeypatch.setattr(lighthouse_bench, "LIGHTHOUSE", lighthouse_bench.ROOT / "nowhere")
+    assert main(["bench", "lighthouse"]) == 2
+    assert capsys.readouterr().err.endswith("nowhere is missing: run npm ci\n")
+
+
+def test_lighthouse_runs_once_on_the_home_page_of_the_quick_start_server():
+    """One run of ``python -m app bench lighthouse --server quick`` (of its five pages, the
+    home page; about 25 s): Chromium started, the page audited, the report read."""
+    from workbench.lighthouse_bench import LIGHTHOUSE, figures, run_lighthouse, serving
+    from workbench.phone_browser import CHROMIUM
+
+    if not (LIGHTHOUSE.exists() and os.path.exists(CHROMIUM)):
+        pytest.fail("needs npm ci and Debian's chromium (the README's test command does both)")
+    with serving("quick") as (base, _):
+        found = figures(run_lighthouse(base + "/"))
+    assert all(0 <= found[score] <= 100
+               for score in ("performance", "accessibility", "best-practices", "seo"))
+    assert found["largest-contentful-paint"] > 0 and found["total-byte-weight"] > 10_000
+    assert found["cumulative-layout-shift"] >= 0 and found["total-blocking-time"] >= 0

@@ -18,6 +18,7 @@ from app.engine.core import IllegalMove
 from app.engine.games import ALL as GAMES
 from app.link import LinkError
 from workbench.games import TABLES, table_options
+from workbench.lighthouse_bench import SERVERS, LighthouseError, lighthouse_bench
 
 
 def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, set[str]]:
@@ -42,7 +43,7 @@ def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, 
                                 "through a threaded server on 127.0.0.1 (workbench/room_bench.py)")
     ben.add_argument("what", nargs="?",
                      choices=["rooms", "previews", "review", "pills", "pages", "store",
-                              "texts", "guesses", "burst", "fair"],
+                              "texts", "guesses", "burst", "fair", "lighthouse"],
                      help="rooms: the live rooms bench; store: the store's calls and time per "
                           "turn, through the API; texts: the texts a game of people by link "
                           "costs, turns with nothing to decide played for them or not; previews: drawing the link preview "
@@ -55,7 +56,8 @@ def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, 
                           "burst of preview fetches (workbench/burst_bench.py); pills: a phone's "
                           "chance pills after a tap, in Chromium (workbench/pills_bench.py); "
                           "pages: a page's first and largest paint on a phone, in Chromium "
-                          "(workbench/page_bench.py) "
+                          "(workbench/page_bench.py); lighthouse: Lighthouse's scores and "
+                          "figures of five pages (workbench/lighthouse_bench.py) "
                           "(without it: the engine's)")
     ben.add_argument("--turns", type=int,
                      help="pills: taps per table (default 12); store: turns per game (default 10)")
@@ -76,6 +78,11 @@ def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, 
     ben.add_argument("--step-every", type=float, default=3.0,
                      help="rooms: seconds between a room's steps")
     ben.add_argument("--url", help="rooms, store: a store URL (default: a new SQLite file)")
+    ben.add_argument("--runs", type=int, default=3,
+                     help="lighthouse: runs per page, of which the median is given")
+    ben.add_argument("--server", choices=SERVERS, default="reference",
+                     help="lighthouse: the reference server (Gunicorn) or the quick-start one "
+                          "(flask run)")
     prev = commands.add_parser("previews", help="write a link preview image per board (and the "
                                "generic one) into a folder, with each one's title and "
                                "description")
@@ -148,7 +155,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m workbench") -> in
                 print(report)
             else:
                 print(json.dumps(report) if getattr(args, "json", False) else lines(report))
-    except (LinkError, ValueError, IllegalMove) as error:
+    except (LinkError, ValueError, IllegalMove, LighthouseError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     return 0
@@ -221,6 +228,8 @@ def _bench(args):
         from workbench.page_bench import page_bench
 
         yield from page_bench(args.loads)
+    elif args.what == "lighthouse":
+        yield from lighthouse_bench(args.server, args.runs)
     elif args.what == "store":
         from workbench.store_bench import store_bench
 
