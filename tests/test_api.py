@@ -265,6 +265,14 @@ def test_unknown_api_address_and_method_are_json_errors(client):
 
 # -- pages ---------------------------------------------------------------------------------------
 
+def sent(page, name: str):
+    """What a page carries for its script as data (``<script type="application/json">``)."""
+    import re
+    found = re.search(rb'<script type="application/json" id="%s">(.*?)</script>' % name.encode(),
+                      page.data, re.S)
+    return json.loads(found.group(1))
+
+
 def test_pages_send_a_content_security_policy_without_inline_script(client):
     import re
     game = create(client)
@@ -275,7 +283,10 @@ def test_pages_send_a_content_security_policy_without_inline_script(client):
         csp = response.headers["Content-Security-Policy"]
         assert "script-src 'self'" in csp and "unsafe-inline" not in csp
         scripts = re.findall(rb"<script[^>]*>", response.data)
-        assert all(b" src=" in tag for tag in scripts), scripts
+        # Only scripts from our files; what the page carries inline is data, never run.
+        # Only scripts from our files; what the page carries inline is data, never run.
+        assert all(b" src=" in tag or b'type="application/json"' in tag for tag in scripts), \
+            scripts
 
 
 def test_new_game_form_creates_a_game_and_opens_it(client):
@@ -531,7 +542,7 @@ def test_red_arse_settings_travel_in_the_link_and_come_back_in_the_view(client):
     assert game.rules.board.seats == 6 and not game.rules.raids and not game.rules.claims
     # The page draws the 6-player board for it.
     page = client.get(f"/g/{view['token']}")
-    assert b'data-board="/api/boards/red-arse?board=6"' in page.data
+    assert sent(page, "layout") == client.get("/api/boards/red-arse?board=6").json
     assert b"<title>Red Arse" in page.data and b'href="/rules/red-arse"' in page.data
 
 
@@ -543,7 +554,7 @@ def test_red_arse_defaults_to_the_4_player_board_with_every_house_rule(client):
         view = client.post("/api/games", json=body).json
         assert view["settings"] == {"board": 4, "off": []}, settings
         page = client.get(f"/g/{view['token']}")
-        assert b'data-board="/api/boards/red-arse?board=4"' in page.data
+        assert sent(page, "layout") == client.get("/api/boards/red-arse?board=4").json
     parcheesi = create(client)
     assert parcheesi["settings"] == {}
 
@@ -801,13 +812,14 @@ def test_a_ludo_table_keeps_its_board_and_its_host(client):
     game = Game.from_token(view["token"], KEYS)
     assert game.rules.board.track == 78 and game.header.host == view["host"]
     page = client.get(f"/g/{view['token']}")
-    assert b'data-board="/api/boards/ludo?board=6"' in page.data
+    assert sent(page, "layout") == client.get("/api/boards/ludo?board=6").json
     assert b"<title>Ludo" in page.data and b'href="/rules/ludo?table=en"' in page.data
     # By default: the 52-square board, and the first player listed is the host.
     plain = lu_create(client, players=LU_PLAYERS[:2]).json
     assert plain["settings"] == {"board": 4, "capacity": 4}
     assert plain["seats"][plain["host"]]["name"] == "Ana"
-    assert client.get(f"/g/{plain['token']}").data.count(b"board=4") == 1
+    assert sent(client.get(f"/g/{plain['token']}"), "layout") == \
+        client.get("/api/boards/ludo?board=4").json
 
 
 @pytest.mark.parametrize("body, words", [
@@ -1119,3 +1131,12 @@ def test_a_roll_that_leaves_pieces_in_play_stuck_names_the_dice():
     assert said["seat"] == seat
     assert said["why"] == (f"No move with {dice[0]} + {dice[1]}: every piece in play is "
                            "blocked or needs an exact count.")
+
+
+def test_a_game_page_carries_the_game_as_the_api_reads_it_and_the_board_it_is_drawn_on(client):
+    """The first paint is the turn: the page carries what GET /api/games/<link> answers and
+    the board's layout, so its script asks for neither before drawing."""
+    game = create(client)
+    page = client.get(f"/g/{game['token']}")
+    assert sent(page, "view") == client.get(f"/api/games/{game['token']}").json
+    assert sent(page, "layout") == client.get("/api/boards/parcheesi").json

@@ -6,6 +6,7 @@ cookie, the API's errors in the request's language, and pages with no English le
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -271,9 +272,11 @@ def test_the_client_s_words_are_served_cacheable(client):
         .status_code == 304
     assert client.get("/api/i18n/en.json").json == {}
     assert client.get("/api/i18n/xx.json").status_code == 400
+    # A page carries its words (nothing to fetch before it is drawn); English needs none.
     page = client.get("/?lang=es").data.decode()
-    assert f'data-messages="/api/i18n/es.json?v={version}"' in page
-    assert "data-messages" not in client.get("/?lang=en").data.decode()  # English needs none
+    sent = re.search(r'<script type="application/json" id="messages">(.*?)</script>', page)
+    assert json.loads(sent.group(1)) == i18n.client_messages("es")
+    assert 'id="messages"' not in client.get("/?lang=en").data.decode()
 
 
 # -- no English left on a Spanish page ----------------------------------------------------------

@@ -110,6 +110,36 @@ def test_a_game_page_does_not_move_once_drawn(server, browser, game, players, la
     within_budget(figures)
 
 
+# When the board first has its pieces (performance.now()), and every request for /api/ begun
+# before that: a game page's first answer carries the game and its board.
+DRAWN_JS = """
+new MutationObserver((changes, observer) => {
+  if (document.querySelector('#board .piece')) {
+    window.__drawn = performance.now();
+    observer.disconnect();
+  }
+}).observe(document, {subtree: true, childList: true});
+"""
+ASKED_BEFORE_JS = """() => performance.getEntriesByType('resource')
+  .filter((e) => new URL(e.name).pathname.startsWith('/api/') && e.startTime < window.__drawn)
+  .map((e) => e.name)"""
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_game_page_asks_the_server_for_nothing_before_its_board_is_drawn(server, browser,
+                                                                           lang):
+    """The link's page comes with the game, its board and its words: the board is drawn
+    before any request to the API (the chance pills come after)."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.add_init_script(DRAWN_JS)
+    page.goto(f"{server.game_url(a_turn_played('ludo', 4).token())}?lang={lang}")
+    expect(page.locator("#board .piece").first).to_be_visible()
+    page.wait_for_function("() => window.__drawn !== undefined")
+    assert page.evaluate(ASKED_BEFORE_JS) == []
+    context.close()
+
+
 @pytest.mark.parametrize("game, players", [("parcheesi", 2), ("ludo", 3)])
 def test_a_finished_game_s_review_does_not_move_once_drawn(server, browser, game, players):
     """The review with its graph: drawn in the room its viewBox keeps (nothing moves), and

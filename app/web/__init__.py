@@ -73,8 +73,10 @@ def create_app(config: dict | None = None) -> Flask:
     app.log_exception = _log_exception.__get__(app)
     _languages(app)
 
-    from app.web import (analysis_api, api, bookkeeping, game_api, icons, pages,
+    from app.web import (analysis_api, api, assets, bookkeeping, game_api, icons, pages,
                          preview_images, push_api, room_api, same_site, seat_api)
+
+    assets.init_app(app)
 
     same_site.init_app(app)  # before any handler: changes only from our own pages
     app.register_blueprint(pages.bp)

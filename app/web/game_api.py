@@ -16,18 +16,16 @@ from app import i18n, sms
 from app.engine.core import CLAIM
 from app.engine.ludo import ludo_options
 from app.ledger import request_digest
-from app.link import LANGUAGES
 from app.play import Game, TurnError
-from app.store import StoreUnavailable
-from app.web.bookkeeping import (advance, begin, current_standing, device, fix, ledger,
-                                 standing_of, to_move, with_backs)
+from app.web.bookkeeping import (advance, begin, current_standing, device, fix, ledger, to_move,
+                                 with_backs)
 from app.web.parse import (BadRequest, MovedOn, TooEarly, WrongSeat, json_body, message,
                            parse_deadline, parse_lang, seat_number, since_arg)
+from app.web.reading import read_game
 from app.web.seats import check_host, parse_table, seat_changes
 from app.web.texting import may_text, outbox_send, send_link
 from app.web.turns import (CLAIM_SECONDS, analyse_ahead, answer_again, arrived_by_text,
-                           fill_deadline, game_url, humans_played, keys, moved_on, new_game, now,
-                           with_lang, with_link)
+                           fill_deadline, game_url, keys, new_game, now, with_lang, with_link)
 from app.web.views import Recorder, game_view, hand_on, load
 
 bp = Blueprint("games", __name__)
@@ -60,45 +58,9 @@ def create():
 @bp.get("/games/<token>")
 def read(token):
     """The game at this link, with the turns since the viewer's own last one, or since step
-    ``?since=N``."""
-    since = since_arg()
-    played, recorder = load(token, keys(), record=True)
-    i18n.use_table_lang(played.header.lang)
-    since = None if since is None else min(since, len(played.match.steps))
-    try:  # a game reads without the store: only whether this link is the newest is unknown
-        standing = standing_of(played, token)
-    except StoreUnavailable:
-        standing = None
-    current = standing is None or (standing.current and not standing.room)
-    if standing and current:
-        played = with_backs(played, standing)
-    # The creator's first text: no human has played yet (bots to move first may have).
-    invite = request.args.get("invite") and not humans_played(played) and current
-    if invite and request.args.get("lang") in set(LANGUAGES) - {played.header.lang} and \
-            standing is not None and standing.made_by(device()):
-        # The creator switched the page's language before sending the first link: the table
-        # speaks it, so the link they send says so.
-        switched = with_lang(played, request.args["lang"])
-        if ledger().advance(standing, request_digest("lang", dict(request.args)),
-                            switched.token(), len(played.match.steps), to_move(played),
-                            len(played.match.steps), device(), seats=len(played.header.seats)):
-            played, token = switched, switched.token()
-    elif standing is not None and current and standing.opened is None and not played.over:
-        try:  # the link reached its player (unless this is the browser that made it)
-            standing = ledger().reached(standing, now(), device()) or standing
-        except StoreUnavailable:
-            pass
-    body = with_link(game_view(played, token, recorder, since, i18n.page_lang()), token)
-    if standing is not None and current:  # else when the time started is unknown: not shown
-        fill_deadline(body, played, standing)
-    elif body["deadline"]:
-        body["deadline"].update(due_at=None, waiting=False)
-    body["moved_on"] = None if current else moved_on(standing)
-    body["room"] = standing.room if standing is not None else None
-    body["fixed_steps"] = fixed_steps(token, standing) if standing and current else []
-    if invite:
-        body["message"] = send_link(played, None, body["url"], deliver=False)
-    return jsonify(body)
+    ``?since=N`` (reading.py: the game's page carries the same answer)."""
+    return jsonify(read_game(token, since_arg(), bool(request.args.get("invite")),
+                             request.args.get("lang")))
 
 
 @bp.post("/games/<token>/moves")
@@ -288,18 +250,6 @@ def _play(token: str, data: dict, ask: str | None = None):
     if not done and not played.header.by_hand:
         done = played.play_forced(seat)
     return played, fix(standing, played), done
-
-
-def fixed_steps(token: str, standing) -> list:
-    """The steps of the link's turn in progress that a roll shown has fixed, as a page plays
-    them: a page opening the link (another tab, a phone without the address it had) starts
-    from them."""
-    if not standing.fixed:
-        return []
-    again = Game.from_token(token, keys())
-    for index, _ in standing.fixed:
-        again.step(index)
-    return again.steps_since(standing.step)
 
 
 def forced_steps(played: Game) -> list[int]:

@@ -25,6 +25,7 @@ from app.web.layout import board_layout, board_options
 from app.web.limits import limits
 from app.web.parse import (STATUS, BadRequest, MovedOn, NotHost, NotJson, NotYours, RollShown,
                            TableFull, TooEarly, WrongSeat, message, parse_deadline, parse_lang)
+from app.web.reading import read_game
 from app.web.seats import bot_name, default_name, parse_host, parse_players, parse_settings
 from app.web.turns import new_game as create_game, public_url
 from app.web.views import final_results
@@ -60,11 +61,10 @@ def link_preview():
 
 @bp.app_context_processor
 def languages():
-    """The page's language, the switcher's links, and where the client finds its words."""
+    """The page's language, the switcher's links, and the client's words, which the page
+    carries (English needs none)."""
     lang = i18n.page_lang()
-    messages = None
-    if lang != LANGUAGES[0]:
-        messages = url_for("api.client_messages", lang=lang, v=i18n.client_version(lang))
+    messages = i18n.client_messages(lang) if lang != LANGUAGES[0] else None
     return {"lang": lang, "client_messages": messages,
             "switch": [{"lang": code, "name": i18n.LANGUAGE_NAMES[code], "url": _switch_url(code),
                         "current": code == lang} for code in LANGUAGES]}
@@ -239,25 +239,22 @@ def _board_size(played: Game) -> int | None:
     return None
 
 
-def board_url(played: Game) -> str:
-    """The layout of this game's board."""
-    size = _board_size(played)
-    if size is None:
-        return url_for("api.board", game=played.header.game)
-    return url_for("api.board", game=played.header.game, board=size)
-
-
 @cache
-def _board_frame(game: str, size: int | None) -> dict:
-    drawn = board_layout(game, board_options(game, size or 4))
-    return {"view": " ".join(str(v) for v in drawn["view"]), "holes": bool(drawn.get("places"))}
+def _layout(game: str, size: int | None) -> dict:
+    return board_layout(game, board_options(game, size or 4))
+
+
+def layout_of(played: Game) -> dict:
+    """This game's board as ``/api/boards/...`` draws it: the page carries it."""
+    return _layout(played.header.game, _board_size(played))
 
 
 def board_view(played: Game) -> dict:
     """The board's frame in the page as it is sent (its viewBox, and ``holes`` as board.js
     marks a board of places): the board keeps its room before the page has drawn it, so
     nothing moves then."""
-    return _board_frame(played.header.game, _board_size(played))
+    drawn = layout_of(played)
+    return {"view": " ".join(str(v) for v in drawn["view"]), "holes": bool(drawn.get("places"))}
 
 
 @bp.get("/g/<token>")
@@ -270,8 +267,15 @@ def game(token):
     shown = preview.tags(preview.words(played, played.header.lang, watch),
                          public_url("pages.game", token=token),
                          public_url("preview.game_image", token=token))
-    return render_template("game.html", game=played, token=token, board_url=board_url(played),
-                           board_view=board_view(played),
+    # The first paint is the turn: the page carries what GET /api/games/<token> answers (and
+    # records the link's arrival, once) and the board's layout; the script asks for neither.
+    # A link preview fetcher runs no script: it reads nothing, and the link hasn't arrived.
+    view = None if preview.fetched_for_preview() else \
+        read_game(token, None, bool(request.args.get("new")), lang)
+    if view and view["room"]:  # the game is played live in a room now: its links are read-only
+        return redirect(url_for("pages.room", code=view["room"]))
+    return render_template("game.html", game=played, token=token, view=view,
+                           layout=layout_of(played), board_view=board_view(played),
                            results=final_results(played),
                            host_here=bool(request.args.get("host") or request.args.get("local")),
                            preview=shown,
@@ -329,7 +333,7 @@ def room(code):
     url = live_rooms.room_url(found.code)
     invite = i18n.say(Text(N_("Join my %(game)s room on Boardpass: %(url)s"),
                            game=Text(TITLES[played.header.game]), url=url))
-    return render_template("room.html", game=played, room=found, board_url=board_url(played),
+    return render_template("room.html", game=played, room=found, layout=layout_of(played),
                            board_view=board_view(played),
                            preview=shown, room_url=url,
                            whatsapp_href=sms.whatsapp_href(None, invite),

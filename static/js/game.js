@@ -85,13 +85,10 @@ function plainStep(s) {
 // -- talking to the server --------------------------------------------------------------------
 
 // The server answers a game's calls in the table's language (the moves' words, the errors); when
-// the switcher chose another for this page, the calls ask for it: ?lang= to read, and `lang` in
-// what is sent (which makes it the table's language from the next link on).
+// the switcher chose another for this page, `lang` in what is sent asks for it (and makes it the
+// table's language from the next link on). The game as the link reads is sent with the page.
 async function call(url, body) {
-  if (body === undefined && url.startsWith("/api/games/") && (!base || base.lang !== lang)) {
-    url += `${url.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang)}`;
-  }
-  const response = await fetch(url, body === undefined ? {} : {
+  const response = await fetch(url, {
     method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ ...body, lang }),
   });
@@ -811,16 +808,12 @@ async function toRoom() {
   }
 }
 
+// What the page was sent with (game.html): the game as the API reads it, the board's layout.
+const sent = (id) => JSON.parse($(id).textContent);
+
 async function start() {
-  const [layout, first] = await Promise.all([
-    call(app.dataset.board),
-    call(app.dataset.api + (params.get("new") ? "?invite=1" : "")),
-  ]);
-  if (first.room) {  // the game is played live in a room now: its links are read-only
-    location.replace(`/r/${encodeURIComponent(first.room)}`);
-    return;
-  }
-  board = new Board($("board"), layout);
+  const first = sent("view");
+  board = new Board($("board"), sent("layout"));
   useBoard(board);
   if (first.token !== app.dataset.token) useLink(first);
   base = first;

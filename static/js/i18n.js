@@ -1,21 +1,15 @@
 // The page's words in its language. The server's gettext catalogs hold them: messages marked
 // here with _() (or N_() for words looked up later) are extracted with the Python code's and
-// templates', and /api/i18n/<lang>.json gives this client its own, keyed by the English text.
-// English needs none: the English text is the key.
+// templates', and the page carries this client's own, keyed by the English text, as data
+// (base.html's #messages: nothing to fetch before the page is drawn; /api/i18n/<lang>.json
+// answers the same). English needs none: the English text is the key.
 
 const root = document.documentElement;
 
 export const lang = root.lang || "en";
 
-let messages = {};
-if (root.dataset.messages) {  // the page links the catalog's current version: it keeps
-  try {
-    const response = await fetch(root.dataset.messages);
-    if (response.ok) messages = await response.json();
-  } catch {
-    // Offline or refused: the page speaks English rather than not at all.
-  }
-}
+const sent = document.getElementById("messages");
+const messages = sent ? JSON.parse(sent.textContent) : {};
 
 // `msgid` in the page's language, its %(name)s filled from `values` (names stay as typed).
 export function _(msgid, values = null) {

@@ -15,9 +15,7 @@
 // here, from the reviews as they come in.
 
 import { N_, _, lang } from "./i18n.js";
-import { allTime, countGame, fillTable } from "./alltime.js";
 import { seatLabel } from "./board.js";
-import { drawCourse, listen } from "./course.js";
 
 const GRADES = { good: N_("Good"), misstep: N_("Misstep"), blunder: N_("Blunder") };
 const TEXT = {
@@ -226,6 +224,7 @@ function chip(item, grade, text) {
 // -- the finished game: its review, stats and the all-time count ------------------------------
 
 let shown = null;  // the finished game's link whose review is on the page
+let graphs = null;  // course.js, loaded once a game is over (a game in play never needs it)
 
 // The end of the game `v` (its final link), or nothing (`v` null): every person's missteps and
 // blunders, the stats table, and the all-time wins of its players in this browser.
@@ -235,10 +234,13 @@ export function showGameReview(v) {
   if (!v || shown === v.token) return;
   shown = v.token;
   selected = null;
-  const names = v.seats.map((s) => s.name);
-  countGame(v.seed, names, names[v.placed.length ? v.placed[0] : v.winner]);
-  fillTable($("alltime").querySelector("tbody"), allTime(names));
-  reviewGame(v);
+  Promise.all([import("./alltime.js"), import("./course.js")]).then(([alltime, course]) => {
+    graphs = course;
+    const names = v.seats.map((s) => s.name);
+    alltime.countGame(v.seed, names, names[v.placed.length ? v.placed[0] : v.winner]);
+    alltime.fillTable($("alltime").querySelector("tbody"), alltime.allTime(names));
+    reviewGame(v);
+  });
 }
 
 let selected = null;  // the point of the graph picked (a turn), or null
@@ -258,7 +260,7 @@ async function reviewGame(v) {
   const graph = $("course");
   if (graph && !graph.dataset.listening) {
     graph.dataset.listening = "1";
-    listen(graph, {
+    graphs.listen(graph, {
       count: () => Number(graph.dataset.points || 0),
       current: () => selected,
       select: (k) => { selected = k; if (redraw) redraw(); },
@@ -413,7 +415,7 @@ function drawGraph(v, reviews, course) {
       marks.push([pointAfter(course, step), seat, r.grade]);
     }
   }
-  drawCourse(svg, { course, seats: v.seats, marks, selected,
+  graphs.drawCourse(svg, { course, seats: v.seats, marks, selected,
     text: { percent, axis: TEXT.axis } });
   const legend = $("courselegend");
   if (legend && !legend.childElementCount) {

@@ -620,11 +620,8 @@ function setUpSharing() {
 async function start() {
   for (;;) {
     try {
-      const [layout, first] = await Promise.all([
-        call(app.dataset.board),
-        call(app.dataset.api + `?lang=${encodeURIComponent(lang)}`),
-      ]);
-      board = new Board($("board"), layout);
+      const first = await call(app.dataset.api + `?lang=${encodeURIComponent(lang)}`);
+      board = new Board($("board"), JSON.parse($("layout").textContent));  // sent with the page
       useBoard(board);
       view = first;
       keepLink(first);
