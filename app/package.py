@@ -91,8 +91,9 @@ LAMBDA_PROVIDES = ("boto3", "botocore", "s3transfer", "jmespath")
 # its synchronous one, on requests; yarl, multidict, frozenlist, attrs... go with them), and
 # pywebpush's (app/push.py pushes through its synchronous one, on requests, with a stand-in for
 # the aiohttp that pywebpush imports);
-# pycparser is cffi's C parser, for making bindings, not for loading them.
-NOT_IMPORTED = ("aiohttp", "aiohttp-retry", "pycparser")
+# pycparser is cffi's C parser, for making bindings, not for loading them; brotli makes the
+# static files' .br versions where the server may write them, never on Lambda (assets.py).
+NOT_IMPORTED = ("aiohttp", "aiohttp-retry", "pycparser", "brotli")
 
 # Files of the distributions that ship which nothing imports or reads on Lambda, by why
 # (regular expressions on the paths in the zip; the tests import and use what stays).

@@ -3,6 +3,8 @@
 Bad input gets a clear 4xx (JSON for the API, a page for people), never a 500, never a changed game.
 """
 
+import base64
+import hashlib
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -284,9 +286,13 @@ def test_pages_send_a_content_security_policy_without_inline_script(client):
         assert "script-src 'self'" in csp and "unsafe-inline" not in csp
         scripts = re.findall(rb"<script[^>]*>", response.data)
         # Only scripts from our files; what the page carries inline is data, never run.
-        # Only scripts from our files; what the page carries inline is data, never run.
-        assert all(b" src=" in tag or b'type="application/json"' in tag for tag in scripts), \
-            scripts
+        assert all(b" src=" in tag or b'type="application/json"' in tag or
+                   b'type="importmap"' in tag for tag in scripts), scripts
+        for found in re.findall(rb'<script type="importmap">(.*?)</script>', response.data):
+            # The one inline script: the import map, allowed by its hash, never run as code.
+            digest = base64.b64encode(hashlib.sha256(found).digest()).decode()
+            assert f"'sha256-{digest}'" in csp
+            assert json.loads(found)["imports"]
 
 
 def test_new_game_form_creates_a_game_and_opens_it(client):

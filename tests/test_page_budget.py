@@ -67,7 +67,8 @@ def visit(browser, url: str, name: str) -> dict:
     page.goto(url)
     settled(page)
     figures = {"shift": sum(page.evaluate("() => window.__shifts")),
-               "blocking": page.evaluate(BLOCKING_JS),
+               "blocking": [re.sub(r"\.[0-9a-f]{12}\.", ".", path)  # its content's hash
+                            for path in page.evaluate(BLOCKING_JS)],
                "painted": page.evaluate(
                    "() => performance.getEntriesByName('first-contentful-paint').length"),
                "kb": sum(weights.values()) / 1024, "page": page}
@@ -137,6 +138,34 @@ def test_a_game_page_asks_the_server_for_nothing_before_its_board_is_drawn(serve
     expect(page.locator("#board .piece").first).to_be_visible()
     page.wait_for_function("() => window.__drawn !== undefined")
     assert page.evaluate(ASKED_BEFORE_JS) == []
+    context.close()
+
+
+# Every static file the page used, with the bytes its fetch took over the network (0: from the
+# browser's cache, no request at all), and everything the page transferred.
+STATIC_JS = """() => performance.getEntriesByType('resource')
+  .filter((e) => new URL(e.name).pathname.startsWith('/static/'))
+  .map((e) => [new URL(e.name).pathname, e.transferSize])"""
+TRANSFERRED_JS = """() => [performance.getEntriesByType('navigation')[0],
+  ...performance.getEntriesByType('resource')].reduce((sum, e) => sum + e.transferSize, 0)"""
+
+
+def test_a_returning_player_s_next_turn_fetches_no_static_file_again(server, browser):
+    """The files keep a year under addresses that change with their content: the next link
+    (another game's turn, on the same phone) draws from the browser's cache alone."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server.game_url(a_turn_played("ludo", 4).token()))
+    settled(page)
+    first = page.evaluate(STATIC_JS)
+    assert first and all(size > 0 for _, size in first), first
+    page.goto(server.game_url(a_turn_played("parcheesi", 2).token()))
+    settled(page)
+    again = page.evaluate(STATIC_JS)
+    assert again and all(size == 0 for _, size in again), again
+    with open(ARTIFACTS / "page-budget.txt", "a", encoding="utf-8") as out:
+        out.write(f"a returning player's turn: {page.evaluate(TRANSFERRED_JS) / 1024:.1f} KB "
+                  f"transferred\n")
     context.close()
 
 

@@ -24,7 +24,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self';
 
 
 def create_app(config: dict | None = None) -> Flask:
-    app = Flask(__name__, static_folder=str(ROOT / "static"), static_url_path="/static")
+    app = Flask(__name__, static_folder=None)  # /static/: WhiteNoise (assets.py)
     app.config.update(
         MAX_CONTENT_LENGTH=64 * 1024,  # a request carries a link and a turn: never more
         PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
@@ -50,6 +50,8 @@ def create_app(config: dict | None = None) -> Flask:
         # push services the server posts to (origins, comma-separated; the browsers' own when
         # unset).
         VAPID_SUBJECT=os.environ.get("VAPID_SUBJECT", ""),
+        # Pages and JSON gzipped by the app (compression.py); on Lambda, API Gateway does it.
+        COMPRESS=not os.environ.get("AWS_LAMBDA_FUNCTION_NAME"),
         PUSH_SERVICES=os.environ.get("PUSH_SERVICES", "").split(","),
     )
     from app.web import limits
@@ -60,23 +62,28 @@ def create_app(config: dict | None = None) -> Flask:
     from app.push import contact, parse_services
 
     app.config["PUSH_SERVICES"] = parse_services(app.config["PUSH_SERVICES"])  # or ValueError
-    if "KEYS" not in app.config:
-        app.config["KEYS"] = Keys.from_env()
     if contact(app.config["VAPID_SUBJECT"], app.config.get("PUBLIC_URL") or "") is None and \
             os.environ.get("VAPID_PRIVATE_KEY"):  # (ValueError for a subject of another kind)
         app.logger.warning("Web Push: no VAPID_SUBJECT, and PUBLIC_URL is not https: no "
                            "notification will be sent")
+    if "KEYS" not in app.config:
+        app.config["KEYS"] = Keys.from_env()
     if app.config["PROXY_HOPS"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXY_HOPS"])
     app.log_exception = _log_exception.__get__(app)
+    from app.web import compression
+
+    compression.init_app(app)  # first: it runs after every other after-request function
     _languages(app)
 
     from app.web import (analysis_api, api, assets, bookkeeping, game_api, icons, pages,
                          preview_images, push_api, room_api, same_site, seat_api)
 
     assets.init_app(app)
+    # The pages' import map is their one inline script: allowed by its hash (assets.py).
+    csp = CSP.replace("script-src 'self'", f"script-src 'self' {assets.assets().import_map_hash}")
 
     same_site.init_app(app)  # before any handler: changes only from our own pages
     app.register_blueprint(pages.bp)
@@ -89,10 +96,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.after_request
     def security_headers(response):
-        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("Content-Security-Policy", csp)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")  # links are game keys
-        if "Cache-Control" not in response.headers and not request.path.startswith("/static/"):
+        if "Cache-Control" not in response.headers:
             # Pages, errors and redirects may hold a game's link (a key): no cache keeps them
             # unless they say so themselves (the boards, the client's words, the analysis).
             response.headers["Cache-Control"] = "no-store"

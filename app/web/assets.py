@@ -1,21 +1,73 @@
-"""The browser client's files as the pages link them: a page preloads every module its script
-imports (``<link rel="modulepreload">``), so the browser fetches them at once instead of one
-import level after another.
+"""The browser client's files (static/) as the pages link them: each under a content-hashed
+address (``js/board.3f9c0a1b2d4e.js``), served by WhiteNoise and cached a year as ``immutable``,
+so a returning player's next turn fetches none of them again. The plain address keeps working,
+revalidated at every use (``max-age=0``).
+
+The modules import each other by relative URL ("./board.js"); the page's import map sends those
+to the hashed addresses, and its hash is in the Content Security Policy (no other inline script
+runs). A page also preloads every module its script imports (``modulepreload``), so the browser
+fetches them at once instead of one import level after another.
+
+Where the instance folder may be written (the development server, Gunicorn), each hashed file
+is copied there with its gzip and brotli versions, which WhiteNoise sends to browsers that take
+them; the names hold their content, so a copy is never stale. On Lambda (a read-only package)
+the files are sent as they are, and API Gateway compresses them. docs/deploy.md.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
+import os
 import re
+from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
-from flask import url_for
+from markupsafe import Markup
 
 from app.web import ROOT
 
 STATIC = ROOT / "static"
+PREFIX = "/static/"
+BUILT = ROOT / "instance" / "static"  # hashed copies and their compressed versions
+COMPRESSED = (".js", ".css", ".json", ".svg")
+YEAR = 365 * 24 * 3600
 # A static import between our modules: `import { a, b } from "./board.js";` (static/js imports
 # only its own files, by relative URL; a dynamic import() is left to load when needed).
 IMPORT = re.compile(r'^import\s[^"]*?from\s*"\./([\w-]+\.js)";', re.M)
+
+
+@dataclass(frozen=True)
+class Assets:
+    """Every static file's hashed name, the page's import map and its CSP hash."""
+    names: dict[str, str]  # "js/game.js" -> "js/game.0a1b2c3d4e5f.js"
+    import_map: Markup
+    import_map_hash: str
+
+    def url(self, path: str) -> str:
+        return PREFIX + self.names[path]
+
+
+def hashed_name(path: str, content: bytes) -> str:
+    """``js/game.js`` as ``js/game.<12 hex digits of its SHA-256>.js``."""
+    stem, dot, ext = path.rpartition(".")
+    return f"{stem}.{hashlib.sha256(content).hexdigest()[:12]}{dot}{ext}"
+
+
+@cache
+def assets() -> Assets:
+    names = {}
+    for file in sorted(STATIC.rglob("*")):
+        if file.is_file() and not file.name.startswith("."):
+            path = file.relative_to(STATIC).as_posix()
+            names[path] = hashed_name(path, file.read_bytes())
+    imports = {PREFIX + path: PREFIX + name for path, name in names.items()
+               if path.endswith(".js")}
+    text = json.dumps({"imports": imports}, separators=(",", ":"), sort_keys=True)
+    digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+    return Assets(names, Markup(text), f"'sha256-{digest}'")
 
 
 @cache
@@ -34,9 +86,47 @@ def preloads(script: str) -> tuple[str, ...]:
 
 
 def static_url(path: str) -> str:
-    """A static file's address."""
-    return url_for("static", filename=path)
+    """A static file's hashed address."""
+    return assets().url(path)
+
+
+def _built(path: str, name: str) -> Path | None:
+    """The hashed copy of ``path`` with its .gz and .br beside it, made now if missing; None
+    where the instance folder can't be written (Lambda)."""
+    target = BUILT / name
+    if target.exists():
+        return target
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = (STATIC / path).read_bytes()
+        encodings = {"": data}
+        if path.endswith(COMPRESSED):
+            from whitenoise.compress import Compressor  # brotli too when installed
+
+            compressor = Compressor(quiet=True)
+            encodings[".gz"] = compressor.compress_gzip(data)
+            if compressor.use_brotli:
+                encodings[".br"] = compressor.compress_brotli(data)
+        for suffix in sorted(encodings, reverse=True):  # the copy itself last: it marks done
+            temporary = target.with_name(f"{target.name}{suffix}.{os.getpid()}")
+            temporary.write_bytes(encodings[suffix])
+            os.replace(temporary, target.with_name(target.name + suffix))
+    except OSError:
+        return None
+    return target
 
 
 def init_app(app) -> None:
-    app.jinja_env.globals.update(preloads=preloads, static_url=static_url)
+    """WhiteNoise in front of the app for /static/, and the templates' helpers."""
+    from whitenoise import WhiteNoise
+
+    found = assets()
+    hashed = {PREFIX + name for name in found.names.values()}
+    served = WhiteNoise(app.wsgi_app, max_age=0, immutable_file_test=lambda _, url: url in hashed)
+    served.FOREVER = YEAR  # WhiteNoise's own is ten years
+    for path, name in found.names.items():
+        served.add_file_to_dictionary(PREFIX + path, str(STATIC / path))
+        served.add_file_to_dictionary(PREFIX + name, str(_built(path, name) or STATIC / path))
+    app.wsgi_app = served
+    app.jinja_env.globals.update(preloads=preloads, static_url=static_url,
+                                 import_map=found.import_map)

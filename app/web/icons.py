@@ -18,6 +18,7 @@ from flask import Blueprint, Response, jsonify, send_from_directory, url_for
 from app import i18n
 from app.engine.text import N_
 from app.web import ROOT
+from app.web.assets import static_url
 from app.web.layout import FILLS
 
 bp = Blueprint("icons", __name__)
@@ -161,7 +162,7 @@ def manifest():
                    "type": "image/png"} for size in (192, 512)] +
         [{"src": url_for("icons.maskable_icon", size=size), "sizes": f"{size}x{size}",
           "type": "image/png", "purpose": "maskable"} for size in MASKABLE_SIZES],
-        "screenshots": [{"src": url_for("static", filename="img/screenshot-narrow.png"),
+        "screenshots": [{"src": static_url("img/screenshot-narrow.png"),
                          "sizes": "390x844", "type": "image/png", "form_factor": "narrow",
                          "label": i18n.say(N_("A game of Parcheesi on a phone"))}]})
     response.mimetype = "application/manifest+json"
