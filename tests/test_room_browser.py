@@ -748,27 +748,43 @@ def test_the_bots_speed_set_on_one_phone_is_every_phones(server, phone):
 
 def test_a_phone_that_goes_away_and_comes_back_in_time_keeps_its_seat_and_turn(server, phone):
     """Short presence settings: a seat not seen for 2 s is disconnected, and its turn waits
-    8 s for it (in use: 8 s and two minutes)."""
+    8 s for it (in use: 8 s and two minutes). The server's clock is the test's, moved on half
+    a second at each of the other phone's polls: on a busy machine, the seconds the pages take
+    to load are not the player's."""
     config = server.app.config
     saved = {k: config.get(k) for k in ("ROOM_OFFLINE_SECONDS", "ROOM_RECONNECT_SECONDS",
                                         "ROOM_SEEN_EVERY_SECONDS")}
     config.update(ROOM_OFFLINE_SECONDS=2, ROOM_RECONNECT_SECONDS=8, ROOM_SEEN_EVERY_SECONDS=0.5)
+    now = [time.time()]
+    config["CLOCK"] = lambda: now[0]
     try:
         code, pages, _ = ana_and_ben(server, phone, timer_seconds=3)
         view = state(server, code)
         mover = view["seats"][view["turn"]]["name"]
         other = "Ben" if mover == "Ana" else "Ana"
         expect(pages[mover].locator("#roll")).to_be_visible()
+        watcher = pages[other]
+
+        def tick(seconds: float) -> None:
+            """The server's clock moves on ``seconds``, half a second at each watcher's poll
+            (so the watcher itself is always seen)."""
+            for _ in range(round(seconds * 2)):
+                now[0] += 0.5
+                with watcher.expect_response(lambda answer: urllib.parse.urlsplit(
+                        answer.url).path == f"/api/rooms/{code}"):
+                    pass
 
         room_url = pages[mover].url
         pages[mover].goto("about:blank")  # the phone goes away: its page stops asking
-        watcher = pages[other]
+        tick(2.5)  # not seen for 2.5 s: gone
         expect(watcher.locator("#feed li").filter(has_text=f"{mover} lost the connection")
                ).to_have_count(1)
         expect(watcher.locator("#timer")).to_have_text(
             re.compile(rf"{mover} is disconnected: their turn waits \d+ s for them"))
         expect(watcher.locator("#people li").filter(has_text=mover)).to_contain_text(
             "disconnected")
+        tick(2.5)  # past their 3 s, within the 8 s the turn waits for them
+        assert state(server, code)["steps"] == view["steps"]
 
         pages[mover].goto(room_url)  # back within the window: the seat and the turn are there
         expect(watcher.locator("#feed li").filter(has_text=f"{mover} is back")).to_have_count(
@@ -779,6 +795,7 @@ def test_a_phone_that_goes_away_and_comes_back_in_time_keeps_its_seat_and_turn(s
         expect(watcher.locator("#feed li").filter(has_text=re.compile(rf"{mover} rolled"))
                ).to_have_count(1)
     finally:
+        config.pop("CLOCK")
         for key, value in saved.items():
             if value is None:
                 config.pop(key, None)
