@@ -918,7 +918,7 @@ def test_red_arse_re_roll_not_claimed_in_5_seconds_passes_the_turn(server, phone
     expect(watcher.locator("#feed li", has_text=f"{name}: re-roll missed")).to_have_count(1)
 
 
-def test_red_arse_claim_window_lost_to_a_reload_or_a_late_tap_is_let_go(server, phone):
+def test_red_arse_claim_window_lost_to_a_reload_is_let_go_and_stands(server, phone):
     token, steps, seat, moves = find_red_arse_decision(six_to_play)
     at_claim = steps + [_move_step(moves[0])]
     assert server.position(token, seat, at_claim)["phase"] == "claim"
@@ -928,7 +928,15 @@ def test_red_arse_claim_window_lost_to_a_reload_or_a_late_tap_is_let_go(server, 
     page.wait_for_function("() => location.hash.endsWith(',m')")
     expect(page.locator("#send")).to_be_visible()
     expect(page.locator("#feed li", has_text="re-roll missed")).to_have_count(1)
+    # Let go, it stands: the link opened afresh starts from it (docs/playing.md).
+    again = phone()
+    again.goto(server.game_url(token))
+    again.wait_for_function("() => location.hash.endsWith(',m')")
+    assert hash_steps(again) == hash_steps(page)
 
+
+def test_red_arse_claim_tapped_too_late_is_let_go(server, fresh_store, phone):
+    token, steps, seat, moves = find_red_arse_decision(six_to_play)
     # The server finds a tap too late (409 ClaimMissed): the page lets the re-roll go.
     late = phone(checked_by_test=True)
     late.goto(server.game_url(token) + steps_hash(steps))
