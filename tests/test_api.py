@@ -183,20 +183,20 @@ def test_a_tampered_link_is_refused(client):
     token = create(client)["token"]
     bad = token[:20] + ("A" if token[20] != "A" else "B") + token[21:]
     assert_error(client.get(f"/api/games/{bad}"), 400)
-    page = client.get(f"/g/{bad}")
-    assert page.status_code == 400 and b"This link doesn" in page.data
+    page = client.get(f"/g/{bad}")  # a page that says why, 200: never a dead link in a chat
+    assert page.status_code == 200 and b"This link doesn" in page.data
 
 
 def test_a_truncated_link_is_refused(client):
     token = create(client)["token"]
     assert_error(client.get(f"/api/games/{token[:-5]}"), 400)
     assert_error(client.get(f"/api/games/{token.split('.')[0]}"), 400)
-    assert client.get(f"/g/{token[:30]}").status_code == 400
+    assert b"This link doesn" in client.get(f"/g/{token[:30]}").data
 
 
 def test_an_oversized_link_is_refused(client):
     assert_error(client.get("/api/games/" + "A" * 5000), 414)
-    assert client.get("/g/" + "A" * 5000).status_code == 414
+    assert b"This link doesn" in client.get("/g/" + "A" * 5000).data
 
 
 def test_a_link_from_another_rules_version_is_refused_as_gone(client):
@@ -204,7 +204,7 @@ def test_a_link_from_another_rules_version_is_refused_as_gone(client):
     from dataclasses import replace
     old = link.encode(replace(game.header, rules_version=99), [], KEYS)
     assert_error(client.get(f"/api/games/{old}"), 410)
-    assert client.get(f"/g/{old}").status_code == 410
+    assert b"This link doesn" in client.get(f"/g/{old}").data
 
 
 # -- bad input: requests and moves ----------------------------------------------------------------
@@ -463,7 +463,7 @@ def test_signed_links_this_version_cannot_play_are_refused_not_crashed(client):
                   [link.Seat("A", 0), link.Seat("B", 9)]):
         token = link.encode(link.Header("parcheesi", tuple(seats), bytes(8)), [], KEYS)
         assert_error(client.get(f"/api/games/{token}"), 400)
-        assert client.get(f"/g/{token}").status_code == 400
+        assert b"This link doesn" in client.get(f"/g/{token}").data
     # Table options from a later version (here: house rules Red Arse doesn't have).
     later = link.encode(link.Header("red-arse", (link.Seat("A", 0), link.Seat("B", 1)), bytes(8),
                                     options=1 << 20), [], KEYS)

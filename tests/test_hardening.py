@@ -214,7 +214,7 @@ def test_an_unexpected_error_logs_no_link(client, caplog, monkeypatch):
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(views, "game_view", broken)  # a bug, where no bug should be
-    monkeypatch.setattr("app.web.game_api.game_view", broken)
+    monkeypatch.setattr("app.web.reading.game_view", broken)
     client.application.testing = False
     client.application.config["PROPAGATE_EXCEPTIONS"] = False
     response = client.get(f"/api/games/{token}")

@@ -432,12 +432,33 @@ def test_a_tampered_link_gets_the_generic_preview(client, fetcher):
         assert direct.tobytes() == image.tobytes()  # the generic image, never an error
 
 
-def test_people_still_get_the_error_page_with_the_generic_tags(client):
-    response = client.get("/g/not-a-game", headers={"User-Agent": "Mozilla/5.0 (iPhone)"})
-    assert response.status_code == 400 and "This link doesn" in response.data.decode()
-    assert head_of(response).meta["og:title"] == "Boardpass"
+# The default User-Agents of unfurlers that aren't on the fetchers' list (open-graph-scraper's,
+# metadata_parser's), and a person's phone: each gets what a listed chat app gets.
+UNLISTED = {"open-graph-scraper": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
+            "(KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
+            "metadata_parser": "python-requests/2.32.3",
+            "a phone": "Mozilla/5.0 (iPhone)"}
+
+
+@pytest.mark.parametrize("agent", UNLISTED)
+def test_every_agent_gets_the_same_page_for_a_broken_link_with_the_generic_preview(client,
+                                                                                  agent):
+    """Never an error's status that a chat app would show as a dead link: 200, the generic
+    preview and a page that says why, to a listed fetcher, an unlisted one and a person
+    alike. The API still answers 400."""
+    for bad in tampered(after_turns(game_of("parcheesi", [("Ana", 0), ("Ben", 2)]), 1).token()):
+        response = client.get(f"/g/{bad}", headers={"User-Agent": UNLISTED[agent]})
+        assert response.status_code == 200 and "This link doesn" in response.data.decode()
+        meta = head_of(response).meta
+        assert meta["og:title"] == "Boardpass" and meta["og:url"] == f"https://play.test/g/{bad}"
     assert client.get("/api/games/not-a-game",
                       headers={"User-Agent": FETCHERS["WhatsApp"]}).status_code == 400
+
+
+@pytest.mark.parametrize("path", ["/", "/rules/ludo", "/rules/red-arse", "/whats-new"])
+def test_every_page_with_open_graph_tags_says_its_own_address(client, path):
+    meta = head_of(client.get(f"{path}?lang=es")).meta
+    assert meta["og:url"] == f"https://play.test{path}"  # its address, without the query
 
 
 def test_every_page_has_boardpass_s_own_preview(client):
@@ -472,6 +493,7 @@ def test_a_room_previews_its_game_as_it_stands(client):
     assert again.status_code == 304
     missing = fetch(client, "/r/ABC234")
     assert missing.status_code == 200 and head_of(missing).meta["og:title"] == "Boardpass"
-    assert client.get("/r/ABC234").status_code == 404  # people: the room isn't there
+    people = client.get("/r/ABC234")  # the same status, and the page says the room isn't there
+    assert people.status_code == 200 and b"No room ABC234" in people.data
     generic, _ = image_of(client, "/r/ABC234/preview.png")
     assert generic.size == (1200, 630)

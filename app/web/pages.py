@@ -27,7 +27,7 @@ from app.web.parse import (STATUS, BadRequest, MovedOn, NotHost, NotJson, NotYou
                            TableFull, TooEarly, WrongSeat, message, parse_deadline, parse_lang)
 from app.web.reading import read_game
 from app.web.seats import bot_name, default_name, parse_host, parse_players, parse_settings
-from app.web.turns import new_game as create_game, public_url
+from app.web.turns import new_game as create_game, page_url, public_url
 from app.web.views import final_results
 
 bp = Blueprint("pages", __name__)
@@ -55,7 +55,7 @@ def product():
 def link_preview():
     """What link preview fetchers show of any page: Boardpass's own preview (a game's page and
     a room's give their own: ``preview`` when rendered)."""
-    return {"preview": preview.tags(preview.generic_words(i18n.page_lang()), None,
+    return {"preview": preview.tags(preview.generic_words(i18n.page_lang()), page_url(),
                                     public_url("preview.generic_image"))}
 
 
@@ -385,8 +385,8 @@ def _news_html(lang: str) -> str:
 @bp.app_errorhandler(LinkError)
 def link_error(error):
     status = STATUS.get(type(error).__name__, 400)
-    if preview.fetched_for_preview():
-        status = 200  # Boardpass's own preview, not an error (previews.md)
+    if preview.page_asked():
+        status = 200  # the page that says why, with Boardpass's own preview (previews.md)
     return error_answer(N_("This link doesn't work"), error.args[0], status,
                         type(error).__name__)
 

@@ -14,8 +14,9 @@ module makes them:
   (the one to move large, and the frame in their color) and the last roll's dice on the right.
   No words in it: names are hostile text, and the tags carry them;
 - ``generic_png()``: the image for a link that can't be read (and for every other page);
-- ``fetched_for_preview()``: whether a fetcher asks for the page (it gets the preview, never
-  an error page).
+- ``fetched_for_preview()``: whether a fetcher asks for the page (it gets the preview alone);
+- ``page_asked()``: a page, not the API: a link that leads nowhere is answered 200 with the
+  generic preview and a page that says why, to every agent alike.
 
 Nothing private goes into a preview: no phone number (nor whether a player gets WhatsApp), no
 dice secret, and no turn in progress (a turn's steps live in the ``#s=`` fragment, which never
@@ -77,11 +78,19 @@ def fetcher() -> bool:
     return bool(FETCHERS.search(request.headers.get("User-Agent", "")))
 
 
+def page_asked() -> bool:
+    """A page asked for, not the API: a link that can't be read (or a room that isn't there)
+    is answered 200, with Boardpass's own preview (the error page carries it) and a page that
+    says why, whoever asks: a chat app shows a link whose page answers an error's status as
+    dead, or shows nothing, and a fetcher not on ``FETCHERS`` must get what a listed one gets.
+    The API answers such a link with its 4xx."""
+    return request.method in ("GET", "HEAD") and not request.path.startswith("/api/")
+
+
 def fetched_for_preview() -> bool:
-    """A page a link preview fetcher asks for: it gets Boardpass's own preview (the error
-    page carries it) with 200, since some show nothing, or an error, for an error's status."""
-    return request.method in ("GET", "HEAD") and not request.path.startswith("/api/") and \
-        fetcher()
+    """A page a link preview fetcher asks for: it gets the preview, and the page's script
+    (which it never runs) no game to read."""
+    return page_asked() and fetcher()
 
 
 # -- the words -----------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from app.web.live_rooms import (NoRoom, device_digest, due, find, lobby_game, op
                                 parse_timer, record_new, room_url, rooms, say)
 from app.web.parse import (BadRequest, NotHost, NotYours, TableFull, WrongSeat, json_body, message,
                            since_arg)
-from app.web.preview import fetched_for_preview
+from app.web.preview import page_asked
 from app.web.seats import default_name, parse_table
 from app.web.turns import CLAIM_SECONDS, analyse_ahead, keys, now
 from app.web.views import game_view, load
@@ -570,6 +570,6 @@ def stale(error):
 
 @bp.app_errorhandler(NoRoom)
 def no_room(error):
-    # A preview fetcher gets Boardpass's own preview, not an error (docs/previews.md).
-    status = 200 if fetched_for_preview() else 404
+    # A page that says why, with Boardpass's own preview, to everyone (docs/previews.md).
+    status = 200 if page_asked() else 404
     return error_answer(N_("No such room"), error.args[0], status, error.code, typed=error.typed)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from flask import current_app, url_for
+from flask import current_app, request, url_for
 
 from app import i18n, review
 from app.ledger import Standing
@@ -41,6 +41,13 @@ def public_url(endpoint: str, **values) -> str:
     if base:
         return base.rstrip("/") + url_for(endpoint, **values)
     return url_for(endpoint, **values, _external=True)
+
+
+def page_url() -> str:
+    """This page's full address, without its query: under PUBLIC_URL when set, else the
+    request's host (a link preview's ``og:url``)."""
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    return base.rstrip("/") + request.path
 
 
 def game_url(token: str) -> str:
