@@ -307,3 +307,33 @@ def test_a_room_page_fits_a_small_phone_and_does_not_move_once_drawn(server, bro
         expect(page.locator("#copy")).to_be_visible()
     assert page.evaluate(SMALL_JS) == []
     context.close()
+
+
+def test_a_guest_s_room_page_offers_its_free_seat_from_the_first_paint(server, browser):
+    """A phone that hasn't joined opens the room's link (from its code): it is told it is
+    watching and offered the free seat from the first paint, so nothing moves when the
+    room's first answer comes."""
+    status, made = server.api("/api/rooms", {"game": "red-arse", "me": 0, "players": [
+        {"name": "Ana", "color": "red"}, {"name": "Ben", "color": "blue"}]})
+    assert status == 201, made
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    page.add_init_script(SHIFTS_JS)
+    code = made["room"]["code"]
+
+    def the_room(answer):
+        return urllib.parse.urlsplit(answer.url).path == f"/api/rooms/{code}" and \
+            answer.request.method == "GET"
+
+    with page.expect_response(the_room):  # its first answer...
+        page.goto(f"{server.url}/r/{code}")
+    page.wait_for_event("response", the_room)  # ...and its first poll's, each drawn
+    page.evaluate(NEXT_FRAME_JS)
+    expect(page.locator("#join")).to_be_visible()
+    expect(page.locator("#watching")).to_have_text("You are watching: take a free seat to play.")
+    shift = sum(page.evaluate("() => window.__shifts"))
+    with open(ARTIFACTS / "page-budget.txt", "a", encoding="utf-8") as out:
+        out.write(f"room (a guest's, 360 px): layout shift {shift:.4f}\n")
+    assert shift < 0.05
+    context.close()

@@ -18,7 +18,7 @@ from app.engine.text import N_, Text
 from app.link import LANGUAGES, LinkError
 from app.play import ClaimMissed, Game, TurnError
 from app.store import StoreUnavailable
-from app.web import ROOT, live_rooms, preview
+from app.web import ROOT, live_rooms, preview, room_api
 from app.web.bookkeeping import begin, private_page
 from app.web.errors import error_answer
 from app.web.layout import board_layout, board_options
@@ -333,8 +333,13 @@ def room(code):
     url = live_rooms.room_url(found.code)
     invite = i18n.say(Text(N_("Join my %(game)s room on Boardpass: %(url)s"),
                            game=Text(TITLES[played.header.game]), url=url))
+    # A phone that hasn't joined on this browser watches, and is offered a free seat, from the
+    # first paint: the script's first answer would otherwise push the board down.
+    state = room_api.room_state(found, played)
+    watching = found.color_by(live_rooms.device_digest()) is None
+    joinable = watching and not played.over and bool(state["free"] or state["new_colors"])
     return render_template("room.html", game=played, room=found, layout=layout_of(played),
-                           board_view=board_view(played),
+                           board_view=board_view(played), watching=watching, joinable=joinable,
                            preview=shown, room_url=url,
                            whatsapp_href=sms.whatsapp_href(None, invite),
                            title=TITLES[played.header.game],
