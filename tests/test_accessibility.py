@@ -161,7 +161,10 @@ def test_a_game_mid_turn(server, browser, game, players, lang):
 def test_a_finished_game_s_review(server, browser, lang):
     def reviewed(page):
         expect(page.locator("#gamereview")).to_be_visible()
-        expect(page.locator("#stats tbody td").first).not_to_have_text("…", timeout=60_000)
+        # Its figures come in one review at a time (a long game's, on a busy machine, for
+        # minutes); once the first is in, the table is the table axe reads.
+        page.wait_for_function("() => [...document.querySelectorAll('#stats tbody td')]"
+                               ".some((td) => td.textContent !== '…')", timeout=120_000)
         # The graph drawn, and a turn picked on it: its review on the page too.
         expect(page.locator("#course polyline.line")).to_have_count(2)
         page.locator("#course").click()
