@@ -80,8 +80,10 @@ def store_bench(url: str | None, games: int = 20, turns: int = 10) -> dict:
         for _ in range(games):
             players = [{"name": f"P{i}", "color": color, "phone": PHONES[i]}
                        for i, color in enumerate(("yellow", "blue", "red", "green"))]
-            view = client.post("/api/games", json={"game": "parcheesi",
-                                                   "players": players}).json
+            made = client.post("/api/games", json={"game": "parcheesi", "players": players})
+            if made.status_code != 201:  # a store not made yet (store create-table), say
+                raise RuntimeError(f"no game made: {made.status_code} {made.json}")
+            view = made.json
             for _ in range(turns):
                 token, seat = view["token"], view["turn"]
                 view, spent, took = request("view", lambda: client.get(f"/api/games/{token}"))
