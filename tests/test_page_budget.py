@@ -18,8 +18,8 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
-from workbench.games import play_random, table_options  # noqa: E402
-from app.play import Game, demo_seats  # noqa: E402
+from workbench.games import after_first_turn, play_random  # noqa: E402
+from app.play import Game  # noqa: E402
 from browser_support import (  # noqa: E402
     ARTIFACTS, CHROMIUM, KEYS, PHONE)
 
@@ -103,13 +103,7 @@ def a_turn_played(game: str, players: int) -> Game:
     """A game whose first turn is played: the next page replays it. (Every game here has the
     same seed: the store takes them for one game, and all but the newest for older links,
     whose notice must not move the page either.)"""
-    options = table_options(game, players)
-    played = Game.new(game, demo_seats(game, players, options), KEYS, seed=bytes(8),
-                      options=options, by_hand=True)
-    seat = played.match.turn
-    while played.match.turn == seat and not played.over:
-        played.step(0)
-    return played
+    return after_first_turn(game, players, KEYS)
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
@@ -255,7 +249,8 @@ def a_room(server, started: bool) -> str:
 
 
 WIDTH_JS = "() => document.scrollingElement.scrollWidth"
-NEXT_FRAME_JS = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+NEXT_FRAME_JS = """() => new Promise((done) =>
+  requestAnimationFrame(() => requestAnimationFrame(done)))"""
 
 
 @pytest.mark.parametrize("started", [False, True], ids=["lobby", "started"])

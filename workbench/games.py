@@ -84,6 +84,18 @@ def table_options(game: str, players: int, board: int | None = None, off=()) -> 
     raise ValueError(f"{game} has no such board or house-rule choices")
 
 
+def after_first_turn(game: str, players: int, keys: Keys, seed: bytes = bytes(8)) -> Game:
+    """A game by hand whose first player has played their turn: the next player's link
+    opens on its replay (the pages' benches and budget load it)."""
+    options = table_options(game, players)
+    played = Game.new(game, demo_seats(game, players, options), keys, seed=seed,
+                      options=options, by_hand=True)
+    seat = played.match.turn
+    while played.match.turn == seat and not played.over:
+        played.step(0)
+    return played
+
+
 def a_turn(played: Game) -> tuple[str, int, list]:
     """The link halfway through a finished game, its seat to move, and that seat's whole turn
     as the API takes it."""

@@ -23,8 +23,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from app.keys import Keys
-from app.play import Game, demo_seats
-from workbench.games import play_random, table_options
+from workbench.games import after_first_turn, play_random, table_options
 from workbench.phone_browser import CHROMIUM
 from workbench.reference_server import _wait_for, reference_server
 
@@ -89,21 +88,12 @@ def pages(base: str, keys: Keys, runs: int) -> list[tuple[str, list[str]]]:
     options = table_options("ludo", 4)
     finished = [play_random("ludo", 4, KEYS_LABEL, run, keys, options) for run in range(runs)]
     return [("home", ["/"] * runs),
-            ("game, after a turn", [f"/g/{_after_a_turn(keys, options, run)}"
-                                    for run in range(runs)]),
+            ("game, after a turn",
+             [f"/g/{after_first_turn('ludo', 4, keys, run.to_bytes(8, 'big')).token()}"
+              for run in range(runs)]),
             ("finished game, review", [f"/g/{game.token()}" for game in finished]),
             ("room, a guest's", [f"/r/{_new_room(base)}" for _ in range(runs)]),
             ("rules, Ludo", ["/rules/ludo"] * runs)]
-
-
-def _after_a_turn(keys: Keys, options: int, number: int) -> str:
-    """The link of a Ludo game whose first player has played their turn."""
-    played = Game.new("ludo", demo_seats("ludo", 4, options), keys,
-                      seed=number.to_bytes(8, "big"), options=options, by_hand=True)
-    seat = played.match.turn
-    while played.match.turn == seat:
-        played.step(0)
-    return played.token()
 
 
 def _new_room(base: str) -> str:

@@ -14,9 +14,8 @@ from __future__ import annotations
 import statistics
 
 from app.keys import Keys
-from app.play import Game, demo_seats
 from workbench.analysis_load import KEYS_LABEL
-from workbench.games import TABLES, table_options
+from workbench.games import TABLES, after_first_turn
 from workbench.phone_browser import CHROMIUM, PHONE
 from workbench.reference_server import reference_server
 
@@ -29,18 +28,6 @@ PAINTS_JS = """() => new Promise((done) => new PerformanceObserver((list, observ
 }).observe({type: 'largest-contentful-paint', buffered: true}))"""
 
 
-def mid_turn(game: str, players: int) -> str:
-    """A link whose first turn has been played: its page replays that turn, then it is the
-    next player's to roll."""
-    options = table_options(game, players)
-    played = Game.new(game, demo_seats(game, players, options), Keys.for_tests(KEYS_LABEL),
-                      seed=bytes(8), options=options, by_hand=True)
-    seat = played.match.turn
-    while played.match.turn == seat and not played.over:
-        played.step(0)
-    return played.token()
-
-
 def page_bench(loads: int = 5) -> list[dict]:
     """For a game page after a turn at each table, and the home and a rules page: the first
     and largest contentful paints over ``loads`` loads, median and max."""
@@ -50,7 +37,9 @@ def page_bench(loads: int = 5) -> list[dict]:
     with sync_playwright() as playwright, reference_server(KEYS_LABEL) as port:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         base = f"http://127.0.0.1:{port}"
-        pages = [(f"{game} {players}, after a turn", f"/g/{mid_turn(game, players)}")
+        keys = Keys.for_tests(KEYS_LABEL)
+        pages = [(f"{game} {players}, after a turn",
+                  f"/g/{after_first_turn(game, players, keys).token()}")
                  for game, players in TABLES] + [("home", "/"), ("rules, Ludo", "/rules/ludo")]
         for name, path in pages:
             paints = [_load(browser, base + path) for _ in range(loads)]
