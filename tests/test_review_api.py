@@ -174,11 +174,9 @@ def test_an_answer_asked_when_the_workers_are_full_is_worked_out_in_the_backgrou
     assert pool._admitted.acquire(blocking=False)  # a request being worked on
     try:
         assert fast.get(url).status_code == 202
-        deadline = time.monotonic() + 120  # a worker's start and one answer
-        while pool.queued(review.chances_question(
-                finished, review.state_at(finished, 3), fast.application.config).key):
-            assert time.monotonic() < deadline, "the queued answer never came"
-            time.sleep(0.05)
+        key = review.chances_question(finished, review.state_at(finished, 3),
+                                      fast.application.config).key
+        eventually(lambda: not pool.queued(key), "the queued answer", 120)
         kept = fast.get(url)  # the place is still taken: this one is the kept answer
         assert kept.status_code == 200 and len(kept.json["chances"]) == len(finished.header.seats)
     finally:
@@ -256,12 +254,18 @@ def test_one_client_holds_half_the_analysis_places_at_most():
     assert pool._held == {}  # every place given back
 
 
+def eventually(check, what: str, seconds: float = 60) -> None:
+    """Wait until ``check()`` holds: an event, with a bound (a spawned worker's start, on a
+    busy machine) only so that a broken pool fails instead of hanging."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"{what} never came"
+        time.sleep(0.01)
+
+
 def held_until(pool, who: str, places: int) -> None:
     """Wait until ``who`` holds ``places`` of the pool's places (its requests admitted)."""
-    deadline = time.monotonic() + 60
-    while pool._held.get(who, 0) < places:
-        assert time.monotonic() < deadline, f"{who} never held {places} places"
-        time.sleep(0.01)
+    eventually(lambda: pool._held.get(who, 0) >= places, f"{who} holding {places} places")
 
 
 def queued_until(pool, who: str, places: int) -> None:
@@ -271,17 +275,11 @@ def queued_until(pool, who: str, places: int) -> None:
         with pool._ready:
             return len(pool._asked.get(who, ())) + pool._given.get(who, 0)
 
-    deadline = time.monotonic() + 60
-    while asked() < places:
-        assert time.monotonic() < deadline, f"{who} never had {places} requests queued"
-        time.sleep(0.01)
+    eventually(lambda: asked() >= places, f"{who} with {places} requests queued")
 
 
 def until_exists(path) -> None:
-    deadline = time.monotonic() + 60  # a spawned worker's start, on a busy machine
-    while not path.exists():
-        assert time.monotonic() < deadline, f"{path.name} never came"
-        time.sleep(0.01)
+    eventually(path.exists, path.name)
 
 
 def logged(name: str, folder: str, gated: bool = False) -> str:
@@ -369,10 +367,8 @@ def test_a_request_for_an_answer_in_the_backlog_takes_it_over(tmp_path):
         page = threading.Thread(target=lambda: answers.append(
             pool.run(logged, "page's own", folder, key="ahead 1")))
         page.start()
-        deadline = time.monotonic() + 60
-        while "ahead 1" in pool._backlog:  # taken over while it waits
-            assert time.monotonic() < deadline, "the request never took the job over"
-            time.sleep(0.01)
+        eventually(lambda: "ahead 1" not in pool._backlog,  # taken over while it waits
+                   "the request taking the job over")
         (tmp_path / "go").touch()
         page.join(60)
         assert answers == ["ahead 1"]  # the background's job, worked out once
