@@ -508,7 +508,7 @@ export function lastTurn(r) {
 
 // The feed's lines for one event of the replay: the roll or move, then whom it sent back and
 // whose home it raided.
-function eventLines(v, event) {
+export function eventLines(v, event) {
   const who = nameOf(v, event.seat);
   if (event.kind === "roll") {
     return [event.no_move ? TEXT.rolledNoMove(who, event.dice) : TEXT.rolledFeed(who, event.dice)];
