@@ -125,13 +125,132 @@ def test_every_fetcher_gets_the_tags_first_in_the_head(client, fetcher):
     assert response.data.find(b'name="description"') < 4096
 
 
-def test_the_description_says_what_the_last_turn_rolled(client):
-    played = after_turns(game_of("parcheesi", [("Ana", 0), ("Ben", 2)]), 1)
-    last = played.match.history[-1]
-    mover = played.header.seats[last[1]].name
-    dice = next(what for kind, _, what in reversed(played.match.history) if kind == "roll")
-    meta = head_of(fetch(client, f"/g/{played.token()}")).meta
-    assert meta["og:description"] == f"{mover} rolled {dice[0]} and {dice[1]}."
+TABLES = {"parcheesi": ["yellow", "blue", "red"], "red-arse": ["red", "yellow", "green"],
+          "ludo": ["red", "blue", "green"]}
+
+
+def created(client, game: str, lang: str = "en") -> dict:
+    """A new game of Ana, Ben and Cy made as the home page makes it (its turns with nothing to
+    decide play themselves): the API's answer for its first link."""
+    players = [{"name": name, "color": color} for name, color in zip(("Ana", "Ben", "Cy"),
+                                                                      TABLES[game])]
+    made = client.post("/api/games", json={"game": game, "lang": lang, "players": players,
+                                           "settings": {"red-arse": {"board": 4},
+                                                        "ludo": {"capacity": 4}}.get(game, {})})
+    assert made.status_code == 201, made.json
+    return client.get(f"/api/games/{made.json['token']}").json
+
+
+def sent_on(client, view: dict) -> dict:
+    """The turn at ``view`` played (the first move offered, every re-roll let go) and sent:
+    the API's answer for the next link."""
+    seat, steps, now = view["turn"], [], view
+    while True:
+        if now["phase"] == "roll":
+            steps.append("roll")
+        elif now["phase"] == "claim":
+            steps.append("miss")
+        else:
+            steps.append({k: now["legal"][0][k] for k in ("from", "to", "values")})
+        now = client.post(f"/api/games/{view['token']}/moves",
+                          json={"seat": seat, "steps": steps}).json
+        steps = now["turn_steps"]
+        if now["turn_over"]:
+            break
+    sent = client.post(f"/api/games/{view['token']}/turn", json={"seat": seat, "steps": steps})
+    assert sent.status_code == 200, sent.json
+    return client.get(f"/api/games/{sent.json['token']}").json
+
+
+def dice_said(view: dict, lang: str = "en") -> str:
+    """The dice rolled for the link's player, as a list is said ("6 and 2", "6 y 2")."""
+    dice = [str(n) for n in view["last_roll"]]
+    return f" {'and' if lang == 'en' else 'y'} ".join(dice)
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_a_new_game_s_first_link_names_its_players_and_the_dice_rolled_for_them(client, game):
+    view = created(client, game)
+    first = seats_of(view)[view["turn"]].name
+    meta = head_of(fetch(client, f"/g/{view['token']}")).meta
+    title = preview.TITLES[game]
+    assert meta["og:title"] == f"{first}, your turn · {title}"
+    # Not what the turns that played themselves before the first choice did.
+    assert meta["og:description"] == \
+        f"A new game of {title}: {', '.join(s.name for s in seats_of(view))}. " \
+        f"You rolled {dice_said(view)}."
+
+
+def seats_of(view: dict) -> list:
+    return Game.from_token(view["token"], KEYS).header.seats
+
+
+def since_last_turn(view: dict) -> tuple[list[str], list[str]]:
+    """The names of the others whose turns came since the link's player's last one (the
+    server's turns included), and of those who moved in them."""
+    played = Game.from_token(view["token"], KEYS)
+    history, to = played.match.history, played.match.turn
+    end = len(history)
+    while end and history[end - 1][1] == to:  # their own turn so far: the dice rolled for them
+        end -= 1
+    start = end
+    while start and history[start - 1][1] != to:
+        start -= 1
+    names = [s.name for s in played.header.seats]
+    turns = [names[seat] for _, seat, _ in history[start:end]]
+    moved = [names[seat] for kind, seat, _ in history[start:end] if kind == "move"]
+    return list(dict.fromkeys(turns)), list(dict.fromkeys(moved))
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_a_turn_says_what_the_others_did_since_the_player_s_last_turn_and_their_dice(client,
+                                                                                       game):
+    view = sent_on(client, sent_on(client, sent_on(client, created(client, game))))
+    to = seats_of(view)[view["turn"]].name
+    meta = head_of(fetch(client, f"/g/{view['token']}")).meta
+    description = meta["og:description"]
+    assert meta["og:title"] == f"{to}, your turn · {preview.TITLES[game]}"
+    others, moved = since_last_turn(view)
+    assert others and to not in others
+    for name in others:  # each of them moved, had no move, or did something worth saying
+        assert name in description
+    if moved:
+        assert any(said in description for said in ("moved.", " sent ", " brought "))
+    if set(others) - set(moved):
+        assert "had no move." in description
+    # It is their move, with their dice already rolled: said to them, once, at the end.
+    assert description.endswith(f"You rolled {dice_said(view)}.")
+    assert f"{to} rolled" not in description and "A new game" not in description
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_spanish_tables_say_a_new_game_and_a_turn_in_spanish(client, game):
+    view = created(client, game, "es")
+    first = seats_of(view)[view["turn"]].name
+    meta = head_of(fetch(client, f"/g/{view['token']}")).meta
+    assert meta["og:title"].startswith(f"{first}, te toca · ")
+    assert meta["og:description"].startswith("Una partida nueva de ")
+    assert f": {', '.join(s.name for s in seats_of(view))}. " in meta["og:description"]
+    assert meta["og:description"].endswith(f"Sacaste {dice_said(view, 'es')}.")
+    view = sent_on(client, sent_on(client, view))
+    description = head_of(fetch(client, f"/g/{view['token']}")).meta["og:description"]
+    assert description.endswith(f"Sacaste {dice_said(view, 'es')}.")
+    for english in ("moved", "rolled", "had no move", "sent", "brought", "new game"):
+        assert english not in description, description
+
+
+def test_a_room_s_preview_names_who_rolled_since_everyone_reads_it():
+    table = game_of("parcheesi", [("Ana", 0), ("Ben", 2)])
+    played = Game(replace(table.header, by_hand=True), table.match, KEYS)  # as rooms play
+    played.match.roll()
+    while played.match.phase != "move":  # rolls with no move pass the turn
+        played.match.roll()
+    mover = played.header.seats[played.match.turn].name
+    dice = played.match.history[-1][2]
+    said = preview.words(played, "en", preview.Watch(), room="K7P2QX")
+    assert said["description"].startswith(f"It's {mover}'s turn. ")
+    assert said["description"].endswith(f". {mover} rolled {dice[0]} and {dice[1]}.")
+    assert "You rolled" not in said["description"]
 
 
 def test_a_new_game_s_description_names_its_players(client):
@@ -215,16 +334,11 @@ def test_spanish_tables_preview_in_spanish_whatever_the_fetcher_s_language(clien
     assert meta["og:title"] == f"{mover}, te toca · Ludo"
     assert meta["og:locale"] == "es_AR"
     assert meta["og:image:alt"] == f"El tablero de Ludo: le toca a {mover}"
-    last = played.header.seats[played.match.history[-1][1]].name
-    assert meta["og:description"].startswith(f"{last} sacó ")
     finished = play_random("ludo", 2, "previews-es", 0, KEYS, table_options("ludo", 2))
     finished = Game(replace(finished.header, lang="es"), finished.match, KEYS)
     winner = finished.header.seats[finished.state.winner].name
     meta = head_of(fetch(client, f"/g/{finished.token()}")).meta
     assert meta["og:title"] == f"Terminó la partida: ganó {winner} · Ludo"
-    new = game_of("parcheesi", [("Ana", 0), ("Ben", 2)], "es")
-    assert head_of(fetch(client, f"/g/{new.token()}")).meta["og:description"] == \
-        "Una partida nueva de Parcheesi: Ana, Ben."
 
 
 def test_hostile_names_are_escaped_in_the_tags(client):

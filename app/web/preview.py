@@ -6,8 +6,8 @@ a title, a line of description and an image. For a game's link (and a room's add
 module makes them:
 
 - ``words(...)``: the title ("Ben, your turn · Parcheesi", "Game over: Ana won · Ludo"), the
-  description (who moved last and what happened: a capture, a piece home; or who is playing a
-  new game) and the image's alt text, in the table's language;
+  description (who plays a new game; later what the others did since the player to move's
+  last turn, "Ana moved. You rolled 6.") and the image's alt text, in the table's language;
 - ``render(game)``: the image, a 1200x630 PNG of the board as the link leaves it, drawn with
   Pillow from the same geometry the page draws (``app/web/layout.py``, ``static/js/board.js``):
   every piece in place, the last move's path marked, the seats in turn order down the left
@@ -39,6 +39,7 @@ from flask import request
 from app import i18n
 from app.engine.games import TITLES
 from app.engine.text import N_, Text
+from app.sms import listed
 from app.web.layout import board_layout
 
 WIDTH, HEIGHT = 1200, 630   # what the big apps show whole (1.91:1) and crop well
@@ -111,9 +112,10 @@ OG_LOCALES = {"en": "en_US", "es": "es_AR"}
 
 class Watch:
     """Keeps the pieces after each of the last steps of a replay (``Game.from_token``'s
-    ``watch``): what the description needs to say what the last turn did."""
+    ``watch``): what the description needs to say what the turns since the player to move's
+    last one did."""
 
-    KEEP = 96  # steps: far more than any one turn takes
+    KEEP = 256  # steps: far more than a round of turns takes
 
     def __init__(self):
         self.after = deque(maxlen=self.KEEP)
@@ -135,9 +137,9 @@ def words(game, lang: str, watch: Watch | None = None, room: str | None = None) 
     """The preview's title, description and image alt text, in ``lang``.
 
     A link's title says what it asks of whom ("Ben, your turn · Parcheesi"); a room's names the
-    room ("Parcheesi live · room K7P2QX"). The description says what the last turn did (a
-    capture, a piece home; else its roll), or who plays a game nobody has moved in yet, and for
-    a room whose turn it is."""
+    room ("Parcheesi live · room K7P2QX"). The description is what the player to move wants to
+    know (``_news``): who plays a new game, or what happened since their last turn, then the
+    dice already rolled for them; for a room, first whose turn it is."""
     header, state = game.header, game.state
     title = TITLES[header.game]
     seats = header.seats
@@ -150,17 +152,13 @@ def words(game, lang: str, watch: Watch | None = None, room: str | None = None) 
         heading = Text("Game over: %(who)s won · %(game)s", who=who, game=title)
     else:
         heading = Text("%(who)s, your turn · %(game)s", who=who, game=title)
-    said = _last_turn(game, watch)
-    if said is None:
-        names = [s.name for s in seats]
-        said = [Text("A new game of %(game)s: %(players)s.", game=title,
-                     players=", ".join(names))]
+    said = _news(game, watch, by_name=bool(room))
     if room and not over:
         said = [Text("It's %(who)s's turn.", who=who)] + said
     alt = Text("The %(game)s board at the end: %(who)s won", game=title, who=who) if over else \
         Text("The %(game)s board: %(who)s to play", game=title, who=who)
     return {"title": i18n.translate(heading, lang),
-            "description": " ".join(_sentence(i18n.translate(s, lang)) for s in said),
+            "description": " ".join(_sentence(i18n.translate(s, lang)) for s in _unique(said)),
             "alt": i18n.translate(alt, lang), "locale": OG_LOCALES.get(lang, "en_US")}
 
 
@@ -168,20 +166,69 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-def _last_turn(game, watch: Watch | None) -> list | None:
-    """What the last turn did, as sentences to translate: its captures and pieces home, else
-    its roll. None when no one has moved yet (the game's first link)."""
+def _turns(history: list) -> list[tuple[int, int, int]]:
+    """The history as turns: (seat, first step, end), each a seat's steps in a row (a bonus
+    roll, a double or a re-roll claimed keeps the turn)."""
+    turns: list[tuple[int, int, int]] = []
+    for step, (_, seat, _) in enumerate(history):
+        if turns and turns[-1][0] == seat:
+            turns[-1] = (seat, turns[-1][1], step + 1)
+        else:
+            turns.append((seat, step, step + 1))
+    return turns
+
+
+def _news(game, watch: Watch | None, by_name: bool = False) -> list:
+    """What the player to move wants to know, as sentences to translate.
+
+    A new game (no person has chosen anything yet: the turns that played themselves are no
+    news) names its players. Later, what the others did since this player's last turn: the
+    pieces each sent back or brought home, else that they moved, or had no move. A finished
+    game says what the winning turn did. Then the dice rolled for the player to move ("You
+    rolled 6."; ``by_name``, for a room that everyone reads: "Ben rolled 6")."""
     history, seats = game.match.history, game.header.seats
-    if not history:
-        return None
-    end = len(history)
-    seat = history[-1][1]
-    start = end
-    while start and history[start - 1][1] == seat:
-        start -= 1
-    who = seats[seat].name
-    color = seats[seat].color
-    game_name = game.header.game
+    turns = _turns(history)
+    own = None
+    if game.over:
+        told = turns[-1:]
+    else:
+        if turns and turns[-1][0] == game.state.turn:
+            own = turns.pop()  # what was played for them already: their roll
+        last = max((k for k, turn in enumerate(turns) if turn[0] == game.state.turn), default=-1)
+        told = turns[last + 1:]
+    if not game.over and not game.people_played():
+        names = ", ".join(seat.name for seat in seats)
+        said = [Text("A new game of %(game)s: %(players)s.", game=TITLES[game.header.game],
+                     players=names)]
+    else:
+        said, notable, moved, stuck = [], set(), [], []
+        for seat, start, end in told:
+            events = _events(game, watch, seat, start, end)
+            said += events
+            if events:
+                notable.add(seat)
+            (moved if any(kind == "move" for kind, _, _ in history[start:end])
+             else stuck).append(seat)
+        moved = [s for s in dict.fromkeys(moved) if s not in notable]
+        stuck = [s for s in dict.fromkeys(stuck) if s not in notable and s not in moved]
+        if len(moved) == 1:
+            said.append(Text("%(who)s moved.", who=seats[moved[0]].name))
+        elif moved:
+            # TRANSLATORS: several players moved ("Ana, Ben and Cy moved.").
+            said.append(Text("%(names)s moved.", names=listed([seats[s].name for s in moved])))
+        if stuck:
+            said.append(Text("%(names)s had no move.",
+                             names=listed([seats[s].name for s in stuck])))
+    if own is not None:
+        said += _events(game, watch, *own) + _rolled(game, own, by_name)
+    return said or [Text("It's %(who)s's turn.", who=seats[game.state.turn].name)]
+
+
+def _events(game, watch: Watch | None, seat: int, start: int, end: int) -> list:
+    """The pieces ``seat``'s turn (steps ``start`` to ``end``) sent back and brought home, as
+    sentences; a capture is seen only while ``watch`` keeps the pieces before and after it."""
+    history, seats = game.match.history, game.header.seats
+    who, color, game_name = seats[seat].name, seats[seat].color, game.header.game
     said, sent_back = [], set()
     start_pieces = [[-1] * game.rules.pieces for _ in seats]
     for i in range(start, end):
@@ -197,15 +244,23 @@ def _last_turn(game, watch: Watch | None) -> list | None:
                     said.append(Text(SENT_BACK[game_name], who=who, whom=seats[other].name))
         if _reached_home(game, color, what):
             said.append(Text(HOME[game_name], who=who))
-    if said:
-        return _unique(said)
-    rolls = [what for kind, _, what in history[start:end] if kind == "roll"]
+    return said
+
+
+def _rolled(game, turn: tuple[int, int, int], by_name: bool) -> list:
+    """The last roll of the turn in progress: "You rolled 6 and 2." (or, ``by_name``,
+    "Ben rolled 6 and 2")."""
+    seat, start, end = turn
+    rolls = [what for kind, _, what in game.match.history[start:end] if kind == "roll"]
     if not rolls:
-        return [Text("%(who)s moved.", who=who)]
-    dice = list(rolls[-1])
+        return []
+    dice = [str(n) for n in rolls[-1]]
+    if not by_name:
+        return [Text("You rolled %(dice)s.", dice=listed(dice))]
+    who = game.header.seats[seat].name
     if len(dice) == 2:
         return [Text("%(who)s rolled %(a)s and %(b)s", who=who, a=dice[0], b=dice[1])]
-    return [Text("%(who)s rolled %(dice)s", who=who, dice=", ".join(map(str, dice)))]
+    return [Text("%(who)s rolled %(dice)s", who=who, dice=", ".join(dice))]
 
 
 def _unique(said: list) -> list:
