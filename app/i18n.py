@@ -131,12 +131,12 @@ def client_messages(lang: str) -> dict[str, str]:
 def select_locale() -> str:
     """The page's language: an explicit ``?lang=`` switch (or ``lang`` in an API request's
     body: ``g.asked_lang``), then the table's language (a game's link carries it:
-    ``g.table_lang``), then the visitor's earlier choice (cookie), then the page's own default
-    (``g.default_lang``: Ludo's pages speak Spanish), then the browser's preference."""
+    ``g.table_lang``), then the visitor's earlier choice (cookie), then the browser's
+    preference."""
     from flask import g, request
 
     for lang in (request.args.get("lang"), g.get("asked_lang"), g.get("table_lang"),
-                 request.cookies.get("lang"), g.get("default_lang")):
+                 request.cookies.get("lang")):
         if lang in LANGUAGES:
             return lang
     return request.accept_languages.best_match(LANGUAGES) or LANGUAGES[0]

@@ -1066,8 +1066,7 @@ def test_ludo_from_the_form_a_turn_and_a_player_added_by_the_host_mid_turn(serve
     expect(form.locator("input[name=lu_play0]")).to_be_checked()  # red and green by default
     expect(form.locator("input[name=lu_play2]")).to_be_checked()
     expect(form.locator("input[name=lu_host][value='0']")).to_be_checked()  # red creates it
-    expect(form.locator("input[name=lu_lang][value=es]")).to_be_checked()  # Ludo: Spanish
-    form.locator("input[name=lu_lang][value=en]").check()  # this table plays in English
+    expect(form.locator("input[name=lu_lang][value=en]")).to_be_checked()  # the page's language
     form.locator("input[name=lu_name0]").fill("Ana")
     form.locator("input[name=lu_name2]").fill("Cleo")
     shot(creator, "lu-new-game-form")
@@ -1088,8 +1087,8 @@ def test_ludo_from_the_form_a_turn_and_a_player_added_by_the_host_mid_turn(serve
     expect(creator.locator("#addplayer")).to_be_visible()  # the host may add players already
     invite = urllib.parse.unquote(creator.locator("#sms").get_attribute("href").split("body=")[1])
     assert "a game of Ludo in Boardpass" in invite
-    # Ludo's rules are in Spanish by default: an English table's page links them in English.
-    assert creator.locator("#rules-link").get_attribute("href") == "/rules/ludo?table=en"
+    # The rules page speaks this English browser's language by itself: a plain link.
+    assert creator.locator("#rules-link").get_attribute("href") == "/rules/ludo"
     shot(creator, "lu-new-game-created")
 
     # Turns go round until the host, Ana, is to play a game already started.

@@ -212,23 +212,22 @@ def test_switch_links_keep_the_page_s_address_and_its_query(client):
     assert f'href="/g/{made["token"]}?new=1&amp;local=1&amp;lang=es"' in page
 
 
-def test_ludo_pages_default_to_spanish_unless_the_visitor_chose(client):
+def test_ludo_pages_speak_the_page_s_language_as_every_game_s_do(client):
     english = {"Accept-Language": "en-US,en;q=0.9"}
     rules = client.get("/rules/ludo", headers=english).data.decode()
-    assert '<html lang="es"' in rules and "Cómo se juega al Ludo" in rules
-    assert "How to play Ludo" in client.get("/rules/ludo?lang=en").data.decode()
-    client.set_cookie("lang", "en")
-    assert "How to play Ludo" in client.get("/rules/ludo").data.decode()
+    assert '<html lang="en"' in rules and "How to play Ludo" in rules
+    assert "Cómo se juega al Ludo" in client.get("/rules/ludo", headers=ES).data.decode()
+    client.set_cookie("lang", "es")
+    assert "Cómo se juega al Ludo" in client.get("/rules/ludo", headers=english).data.decode()
     client.delete_cookie("lang")
-    # Other games' rules follow the browser.
-    assert "How to play Parcheesi" in client.get("/rules/parcheesi", headers=english).data.decode()
-    assert "Cómo se juega al Parcheesi" in client.get("/rules/parcheesi", headers=ES).data.decode()
-    # The New game form proposes a Spanish table for Ludo, the page's language for the others.
+    # The New game form proposes every table in the page's language, and links the rules in it.
     home = client.get("/", headers=english).data.decode()
-    assert re.search(r'name="lu_lang" value="es"\s+checked', home)
+    assert re.search(r'name="lu_lang" value="en"\s+checked', home)
     assert re.search(r'name="lang" value="en"\s+checked', home)
-    chosen = client.get("/?lang=en").data.decode()
-    assert re.search(r'name="lu_lang" value="en"\s+checked', chosen)
+    assert 'href="/rules/ludo"' in home
+    chosen = client.get("/?lang=es", headers=english).data.decode()
+    assert re.search(r'name="lu_lang" value="es"\s+checked', chosen)
+    assert 'href="/rules/ludo?table=es"' in chosen  # the cookie comes with this answer
 
 
 def test_the_form_s_language_goes_in_the_link(client):

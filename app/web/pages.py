@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache
 from urllib.parse import urlencode
 
-from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
 from app import i18n, sms
 from app.engine import red_arse_settings
@@ -26,16 +26,14 @@ from app.web.limits import limits
 from app.web.parse import (STATUS, BadRequest, MovedOn, NotHost, NotJson, NotYours, RollShown,
                            TableFull, TooEarly, WrongSeat, message, parse_deadline, parse_lang)
 from app.web.reading import read_game
-from app.web.seats import bot_name, default_name, parse_host, parse_players, parse_settings
+from app.web.seats import (bot_name, default_name, parse_host, parse_players, parse_settings,
+                            whatsapp_first)
 from app.web.turns import new_game as create_game, page_url, public_url
 from app.web.views import final_results
 
 bp = Blueprint("pages", __name__)
 
 PRODUCT = "Boardpass"
-# The language a game's pages speak when the visitor hasn't chosen one: Ludo's players are
-# Argentine (its New game form proposes a Spanish table too).
-GAME_LANG = {"ludo": "es"}
 LANG_COOKIE_DAYS = 365
 # The New game form's turn deadlines: hours, and how the form says them.
 DEADLINE_CHOICES = ((0, N_("Off")), (1, N_("1 hour")), (12, N_("12 hours")), (24, N_("1 day")),
@@ -119,28 +117,21 @@ def _home(form=None, error=None):
     lang = i18n.page_lang()
     tables = [{"game": game, "title": TITLES[game], "prefix": FIELD_PREFIX[game],
                "colors": rules_for(game, _widest(game)).board.color_names,
-               "defaults": DEFAULT_SEATS[game], "lang": _table_lang(game, lang, form)}
+               "defaults": DEFAULT_SEATS[game], "lang": _table_lang(game, lang, form),
+               "rules": _rules_url(game, lang)}
               for game in GAMES]
     return render_template("home.html", tables=tables, form=form, error=error,
                            deadlines=DEADLINE_CHOICES, room_timers=ROOM_TIMER_CHOICES,
                            house_rules=red_arse_settings.HOUSE_RULES, bot_levels=BOT_CHOICES,
-                           chosen=(form or {}).get("game", "parcheesi"))
+                           chosen=(form or {}).get("game", "parcheesi"),
+                           whatsapp=whatsapp_first())
 
 
 def _table_lang(game: str, page: str, form=None) -> str:
     """The language the form proposes for a game's table: the one chosen, else the page's
-    (Ludo's tables: Spanish, unless the visitor chose English with the switcher)."""
+    (a game made from an English page is English unless its host picks Spanish)."""
     chosen = (form or {}).get(f"{FIELD_PREFIX[game]}lang")
-    if chosen in LANGUAGES:
-        return chosen
-    if game in GAME_LANG and not _chose_language():
-        return GAME_LANG[game]
-    return page
-
-
-def _chose_language() -> bool:
-    """The visitor picked a language (the switcher, now or before), not just their browser."""
-    return request.args.get("lang") in LANGUAGES or request.cookies.get("lang") in LANGUAGES
+    return chosen if chosen in LANGUAGES else page
 
 
 def _widest(game: str) -> int:
@@ -347,10 +338,10 @@ def room(code):
 
 
 def _rules_url(game: str, lang: str) -> str:
-    """The rules for a game page in ``lang``: a plain link when the rules page would choose that
-    language by itself for this visitor (their choice, the game's default, their browser)."""
+    """The rules for a page in ``lang``: a plain link when the rules page would choose that
+    language by itself for this visitor (their choice, else their browser's)."""
     chosen = request.cookies.get("lang")
-    alone = chosen if chosen in LANGUAGES else GAME_LANG.get(game) or \
+    alone = chosen if chosen in LANGUAGES else \
         request.accept_languages.best_match(LANGUAGES) or LANGUAGES[0]
     if alone == lang:
         return url_for("pages.rules", game=game)
@@ -366,7 +357,6 @@ def rules(game):
         abort(404)
     if request.args.get("table") in LANGUAGES:
         i18n.use_table_lang(request.args["table"])
-    g.default_lang = GAME_LANG.get(game)
     name = game.replace("-", "_")
     return render_template([f"rules_{name}.{i18n.page_lang()}.html", f"rules_{name}.html"],
                            game=game, house_rules=red_arse_settings.HOUSE_RULES)

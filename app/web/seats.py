@@ -9,6 +9,7 @@ game form (pages.py).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 
 from flask import current_app
 
@@ -28,6 +29,12 @@ BOT_STRENGTHS = {name: level for level, name in BOT_LEVELS.items()}
 # Where a phone number typed without its country code is assumed to be, by the table's
 # language: Spanish tables are Argentine ones.
 PHONE_REGION = {"en": "US", "es": "AR"}
+# Where friends message each other by WhatsApp rather than by text: Spanish- and
+# Portuguese-speaking America, and Spain. The New game form ticks "By WhatsApp" for a number
+# from there, and for a number typed without a country code at a table whose language assumes
+# one of them (Spanish: Argentina).
+WHATSAPP_FIRST = frozenset({"AR", "UY", "PY", "BO", "CL", "PE", "EC", "CO", "VE", "MX", "CR",
+                            "PA", "GT", "HN", "SV", "NI", "BR", "ES"})
 
 
 def parse_table(data: dict) -> tuple[str, int, list[Seat], int, str]:
@@ -219,3 +226,15 @@ def seat_changes(played: Game, changes, mover: int, first_turn: bool) -> list[Se
         except ValueError as error:
             raise BadRequest(error.args[0]) from None
     return seats
+
+
+@cache
+def whatsapp_first() -> dict[str, list[str]]:
+    """What the New game form ticks "By WhatsApp" by (its script reads it): the calling codes
+    of ``WHATSAPP_FIRST`` ("54"), by phonenumbers, and the table languages whose numbers typed
+    without one are from there."""
+    import phonenumbers  # here, not at the top: only the home page needs it
+
+    return {"codes": sorted({str(phonenumbers.country_code_for_region(region))
+                             for region in WHATSAPP_FIRST}),
+            "langs": [lang for lang, region in PHONE_REGION.items() if region in WHATSAPP_FIRST]}

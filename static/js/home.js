@@ -1,6 +1,7 @@
 // The New game form, enhanced: only the chosen game's part shows, and on a 4-player board (Red
 // Arse's, or a Ludo table of up to 4) the 6-player board's extra colors hide. Hidden fields are disabled so they aren't sent.
-// Seats played by bots hide their phone number and "This is me".
+// Seats played by bots hide their phone number and "This is me". "By WhatsApp" follows the
+// table's language and the number typed, until the host ticks or unticks it.
 // Without this script the form still works: every part shows and the server reads the chosen
 // game's fields. Below it: all-time wins of the games finished in this browser (alltime.js).
 
@@ -53,6 +54,25 @@ function bots(seat) {
   }
 }
 
+// Where friends message by WhatsApp (the server's list, by phonenumbers: #newgame's
+// data-whatsapp-codes, calling codes, and data-whatsapp-langs, the table languages whose
+// numbers typed without a code are from there): a number with such a code (+54...), or one
+// without a code at a table in such a language, is ticked "By WhatsApp"; any other, a text.
+function whatsappFirst(phone, lang) {
+  const typed = phone.replace(/[^\d+]/g, "");
+  if (!typed.startsWith("+")) return form.dataset.whatsappLangs.split(" ").includes(lang);
+  return form.dataset.whatsappCodes.split(" ").some((code) => typed.startsWith(`+${code}`));
+}
+
+// A seat's channel as the table's language and its number suggest, unless the host chose it.
+function suggestChannel(seat) {
+  const box = seat.querySelector("input[type=checkbox][name*=whatsapp]");
+  const phone = seat.querySelector("input[type=tel]");
+  if (!box || !phone || box.dataset.chosen) return;
+  const lang = seat.closest("section.table").querySelector(".tablelang input:checked");
+  box.checked = whatsappFirst(phone.value, lang && lang.value);
+}
+
 // One device passed around, or a live room, has no turn deadline to choose (a room has its
 // timer in seconds instead). The two are one or the other.
 function deadline(changed = null) {
@@ -76,6 +96,15 @@ if (form) {
     if (event.target.name === "local" || event.target.name === "room") deadline(event.target);
     if (event.target.name === "game" || event.target.hasAttribute("data-board")) update();
     if (event.target.hasAttribute("data-bot")) bots(event.target.closest("fieldset.player"));
+    if ((event.target.name || "").includes("whatsapp")) event.target.dataset.chosen = "1";
+    if (event.target.closest(".tablelang")) {
+      for (const seat of event.target.closest("section.table").querySelectorAll("fieldset.player")) {
+        suggestChannel(seat);
+      }
+    }
+  });
+  form.addEventListener("input", (event) => {
+    if (event.target.type === "tel") suggestChannel(event.target.closest("fieldset.player"));
   });
   update();
   deadline();
