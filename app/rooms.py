@@ -83,9 +83,10 @@ class Member:
     def last_seen(self) -> float:
         return self.joined if self.seen is None else self.seen
 
-    def went(self, after: float) -> float:
-        """When the phone went: when its page said so, else ``after`` seconds of silence."""
-        return self.gone if self.gone is not None else self.last_seen + after
+    def went(self, every: float) -> float:
+        """When the phone went: when its page said so, else its last poll, which may have come
+        up to ``every`` seconds after ``seen`` (a seat is marked seen no more often)."""
+        return self.gone if self.gone is not None else self.last_seen + every
 
 
 @dataclass(frozen=True)
@@ -123,11 +124,17 @@ class Room:
                    data.get("rev", 1), frozenset(data.get("left", ())),
                    data.get("closed", False), data.get("started", True), entry.version)
 
-    def offline(self, now: float, after: float) -> set[int]:
-        """The colors whose page said it went, or hasn't asked for ``after`` seconds:
-        disconnected."""
+    def offline(self, now: float, after: float, silent: float) -> set[int]:
+        """The colors disconnected: their page said it went, or hasn't asked for ``after``
+        seconds, or, ``silent`` seconds after the current wait's time ran out, not since."""
         return {color for color, m in self.members.items()
-                if m.gone is not None or now - m.last_seen > after}
+                if m.gone is not None or now - m.last_seen > after or
+                (self.unheard(m, now) and now >= self.due + silent)}
+
+    def unheard(self, member: Member, now: float) -> bool:
+        """Whether ``member``'s phone hasn't asked since the current wait's time ran out: gone,
+        or slow to ask (every phone's first poll after it is marked at once)."""
+        return self.due is not None and member.last_seen < self.due <= now
 
     def tag(self, offline: set[int]) -> str:
         """What a poll compares (no replay needed): the room's code and version, and who is

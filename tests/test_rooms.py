@@ -41,7 +41,8 @@ def app(store_url, clock):
                        "ROOMS_PER_ADDRESS": "1000 per hour",
                        "ROOM_JOINS_PER_ADDRESS": "1000 per hour",
                        # these tests' phones don't say who they are when polling: nobody is
-                       # ever disconnected (the presence tests say so, and shorten it)
+                       # disconnected for it (the presence tests say so, and shorten it), and
+                       # a timer runs out with the mover's phone asking (idle)
                        "ROOM_OFFLINE_SECONDS": 10 ** 9})
 
 
@@ -783,6 +784,7 @@ def test_a_player_whose_time_runs_out_has_the_turn_played_for_them_once(client, 
     assert client.get(f"/api/rooms/{code}", headers={"If-None-Match": tag}
                       ).status_code == 304  # still time
     clock.now = room["due"] + 1
+    poll(client, code, made["you"]["credential"])  # her phone is there: she is slow, not gone
     first = client.get(f"/api/rooms/{code}?since={made['steps']}").json
     again = client.get(f"/api/rooms/{code}").json
     assert first["room"]["version"] == again["room"]["version"] == room["version"] + 1
@@ -811,8 +813,7 @@ def test_two_turns_run_out_in_a_row_and_the_player_is_played_for_until_they_are_
     view = made
     for _ in range(2):
         assert view["turn"] == me
-        clock.now = view["room"]["due"] + 1
-        view = client.get(f"/api/rooms/{code}").json
+        view = idle(client, clock, code, view, credential)
     assert view["seats"][me]["away"]
     back = client.post(f"/api/rooms/{code}/back", json={"credential": credential})
     assert back.status_code == 200 and not back.json["seats"][me]["away"]
@@ -831,8 +832,7 @@ def test_three_expiries_in_a_row_disqualify_at_a_ludo_table(client, clock):
     for missed in range(3):
         assert view["turn"] == me and not view["seats"][me]["out"]
         assert view["seats"][me]["missed"] == missed  # the room's real count, for her phone
-        clock.now = view["room"]["due"] + 1
-        view = client.get(f"/api/rooms/{code}").json
+        view = idle(client, clock, code, view, made["you"]["credential"])
     assert view["seats"][me]["out"] and view["phase"] == "over"
 
 
@@ -874,9 +874,12 @@ def test_anyone_seated_sets_the_bots_speed_for_every_phone_and_it_is_only_shown(
     assert bots and room["now"] + 30 <= room["due"] <= room["now"] + 30 + 2
 
 
-def idle(client, clock, code, view):
-    """Nobody plays: the time runs out, and a poll plays the turn for its player."""
+def idle(client, clock, code, view, credential):
+    """The player to move (their seat's ``credential``) doesn't play: their time runs out with
+    their phone there (it asks after its time: slow, not gone), and a poll plays the turn for
+    them."""
     clock.now = view["room"]["due"] + 2
+    poll(client, code, credential)
     return client.get(f"/api/rooms/{code}").json
 
 
@@ -887,7 +890,7 @@ def test_two_players_back_at_once_are_both_back(client, clock):
     credentials = [made["you"]["credential"], ben["you"]["credential"]]
     view = started(client, ben, credentials[0])
     while not all(s["away"] for s in view["seats"]):  # each runs out twice
-        view = idle(client, clock, code, view)
+        view = idle(client, clock, code, view, credentials[view["turn"]])
     for credential in credentials:
         back = client.post(f"/api/rooms/{code}/back", json={"credential": credential})
         assert back.status_code == 200, back.json
@@ -984,11 +987,13 @@ def test_a_disconnected_players_turn_waits_two_minutes_then_the_timer_takes_over
     made = red_arse_with_a_bot(client)  # 30 s a step
     code, me = made["room"]["code"], made["you"]["seat"]
     start = clock.now
-    clock.now = made["room"]["due"] + 10  # Ana's phone went silent at once: gone at start + 8
+    clock.now = made["room"]["due"] + 10  # Ana's phone went silent at once
     waiting = poll(client, code).json
     assert waiting["steps"] == made["steps"] and waiting["room"]["offline"] == [me]
-    assert waiting["room"]["due"] == pytest.approx(start + 8 + 120)
-    clock.now = start + 8 + 120 + 2
+    # two minutes from her last poll, which may have come up to 3 s after she was last marked
+    # seen (a seat is marked every 3 s)
+    assert waiting["room"]["due"] == pytest.approx(start + 3 + 120, abs=0.01)
+    clock.now = start + 3 + 120 + 2
     played = poll(client, code).json
     after = client.get(f"/api/rooms/{code}?since={made['steps']}").json
     ana = [e for e in after["replay"]["events"] if e["seat"] == me]
@@ -1036,6 +1041,82 @@ def test_a_page_closed_on_its_own_turn_is_disconnected_at_once_and_its_turn_paus
     assert back["room"]["offline"] == [] and back["steps"] == made["steps"]
     assert back["room"]["due"] == pytest.approx(clock.now + 30)
     assert step(client, back, ana, ["roll"])["replay"]["events"][0]["seat"] == me
+
+
+def ludo_of_two(client) -> tuple[dict, str, str]:
+    """A started Ludo room of Ana and Ben (10 s a step): the view, and the credentials of the
+    player to move and of the other."""
+    made = make_room(client, [{"name": "Ana", "color": "red"}, {"name": "", "color": "blue"}],
+                     game="ludo", settings={"capacity": 4})
+    ben = join(client, made["room"]["code"], name="Ben")
+    view = started(client, ben, made["you"]["credential"])
+    phones = {made["you"]["seat"]: made["you"]["credential"],
+              ben["you"]["seat"]: ben["you"]["credential"]}
+    return view, phones[view["turn"]], phones[1 - view["turn"]]
+
+
+def test_a_phone_that_goes_silent_on_its_turn_pauses_it_whatever_the_second_it_drops(
+        present_app, clock):
+    """Ludo's text: a disconnection may reconnect for two minutes, and meanwhile the turn
+    waits. The mover's phone asks every second for the first seconds of its 10 s, then its
+    network goes; the other phone asks every second. For a drop at every second of the turn:
+    the other phone sees the mover disconnected once their time has run out, the turn is
+    never played for them within two minutes of their last poll, and back, their time is
+    whole again and they play their own roll."""
+    client = present_app.test_client()
+    for drop in range(10):
+        view, mover, other = ludo_of_two(client)
+        code, seat, start = view["room"]["code"], view["turn"], clock.now
+        assert view["room"]["due"] == pytest.approx(start + 10, abs=0.01)
+        for second in range(1, 10 + 3 + 1):  # the turn's 10 s, and the 3 s that tell
+            clock.now = start + second
+            if second <= drop:
+                seen = poll(client, code, mover).json
+                assert seen["room"]["offline"] == []
+            seen = poll(client, code, other).json
+            assert seen["steps"] == view["steps"], f"dropped at {drop} s, played at {second} s"
+        assert seen["room"]["offline"] == [seat], f"dropped at {drop} s"
+        assert seen["room"]["due"] >= start + drop + 120
+        clock.now = start + drop + 119.5
+        assert poll(client, code, other).json["steps"] == view["steps"]
+        back = poll(client, code, mover).json
+        assert back["room"]["offline"] == [] and back["turn"] == seat
+        assert back["room"]["due"] == pytest.approx(clock.now + 10, abs=0.01)
+        rolled = step(client, back, mover, ["roll"])["replay"]["events"][0]
+        assert rolled["seat"] == seat and not rolled.get("auto")
+
+
+def test_a_slow_player_whose_phone_keeps_asking_is_played_for_at_their_time(present_app,
+                                                                            clock):
+    """Not disconnected, slow: their phone asks every second, so the turn is played for them a
+    second or two after their time, and nobody sees them disconnected."""
+    client = present_app.test_client()
+    view, mover, other = ludo_of_two(client)
+    code, seat, start = view["room"]["code"], view["turn"], clock.now
+    for second in range(1, 10 + 3):
+        clock.now = start + second
+        poll(client, code, mover)
+        seen = poll(client, code, other).json
+        assert seen["room"]["offline"] == []
+        if seen["steps"] > view["steps"]:
+            break
+    assert 10 < second <= 12 and seen["turn"] != seat
+    assert client.get(f"/api/rooms/{code}?since={view['steps']}").json["replay"]["events"][0][
+        "auto"]
+
+
+def test_a_page_reloaded_on_its_turn_keeps_the_time_it_had(present_app, clock):
+    """A reload says the page went (its beacon) and comes back a moment later: the server's
+    deadline stands, no fresh time."""
+    client = present_app.test_client()
+    view, mover, _ = ludo_of_two(client)
+    code, due = view["room"]["code"], view["room"]["due"]
+    clock.now += 4
+    poll(client, code, mover)
+    gone(client, code, mover)
+    clock.now += 1
+    back = poll(client, code, mover).json
+    assert back["room"]["offline"] == [] and back["room"]["due"] == due
 
 
 def test_a_hidden_page_s_polls_keep_its_seat_disconnected(present_app, clock):

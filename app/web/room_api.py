@@ -40,12 +40,14 @@ bp = Blueprint("rooms", __name__)
 # A step on its way when the time runs out still counts: the wait is resolved this much later.
 RESOLVE_GRACE_SECONDS = 1.0
 # Presence: a visible page's poll (every second) marks its seat seen, in the store at most this
-# often (ROOM_SEEN_EVERY_SECONDS)...
+# often (ROOM_SEEN_EVERY_SECONDS), and its first poll after a turn's time ran out at once...
 SEEN_EVERY_SECONDS = 3
-# ...and a seat whose page said it went (closed or hidden: POST .../gone), or not seen for
-# ROOM_OFFLINE_SECONDS, is disconnected; its turn waits until ROOM_RECONNECT_SECONDS after the
-# phone went (Ludo's text: two minutes) before the timer plays it. Settings of the app.
+# ...and a seat whose page said it went (closed or hidden: POST .../gone), not seen for
+# ROOM_OFFLINE_SECONDS, or not seen in the ROOM_SILENT_SECONDS after a turn's time ran out, is
+# disconnected; its turn waits until ROOM_RECONNECT_SECONDS after the phone went (Ludo's text:
+# two minutes) before the timer plays it. Settings of the app.
 OFFLINE_SECONDS = 8
+SILENT_SECONDS = 3
 RECONNECT_SECONDS = 120
 
 # How long after a re-roll's window (CLAIM_SECONDS, from the step that opened it) anyone seated
@@ -104,8 +106,10 @@ def room_state(room: Room, played: Game) -> dict:
 
 
 def offline(room: Room) -> set[int]:
-    """The colors whose phone is disconnected (not seen for ``ROOM_OFFLINE_SECONDS``)."""
-    return room.offline(now(), current_app.config.get("ROOM_OFFLINE_SECONDS", OFFLINE_SECONDS))
+    """The colors whose phone is disconnected (``Room.offline``, with the app's settings)."""
+    config = current_app.config
+    return room.offline(now(), config.get("ROOM_OFFLINE_SECONDS", OFFLINE_SECONDS),
+                        config.get("ROOM_SILENT_SECONDS", SILENT_SECONDS))
 
 
 def waits_until(room: Room, played: Game) -> float | None:
@@ -117,8 +121,16 @@ def waits_until(room: Room, played: Game) -> float | None:
     if color not in offline(room):
         return room.due
     config = current_app.config
-    gone = room.members[color].went(config.get("ROOM_OFFLINE_SECONDS", OFFLINE_SECONDS))
+    gone = room.members[color].went(config.get("ROOM_SEEN_EVERY_SECONDS", SEEN_EVERY_SECONDS))
     return max(room.due, gone + config.get("ROOM_RECONNECT_SECONDS", RECONNECT_SECONDS))
+
+
+def undecided(room: Room, played: Game) -> bool:
+    """Whether the mover's phone hasn't asked since their time ran out, and may yet: slow to
+    ask, or gone (``offline`` says which ``ROOM_SILENT_SECONDS`` after their time)."""
+    member = room.members.get(played.header.seats[played.match.turn].color)
+    silent = current_app.config.get("ROOM_SILENT_SECONDS", SILENT_SECONDS)
+    return member is not None and room.unheard(member, now()) and now() < room.due + silent
 
 
 def _can_add(played: Game) -> bool:
@@ -154,11 +166,12 @@ def resolve(room: Room) -> Room:
     """The room, with a wait that is over resolved: the rest of that turn played for its
     player (and the bots after it), as "Play it for them" does for links. Whichever request
     finds it over does it, through the room's compare-and-swap: two phones noticing it
-    together resolve it once."""
+    together resolve it once. A player is played for only once their phone has asked since
+    their time ran out (slow, not gone): a phone gone waits for them (``waits_until``)."""
     if room.due is None or now() < room.due + RESOLVE_GRACE_SECONDS:
         return room
     played = Game.from_token(room.token, keys())
-    if now() < waits_until(room, played) + RESOLVE_GRACE_SECONDS:
+    if now() < waits_until(room, played) + RESOLVE_GRACE_SECONDS or undecided(room, played):
         return room  # a disconnected player's turn waits for them to come back
     start = len(played.match.steps)
     if not played.over and not played.header.seats[played.match.turn].bot:
@@ -170,18 +183,21 @@ def resolve(room: Room) -> Room:
 
 def present(room: Room, credential) -> Room:
     """The room with the polling phone's seat (its ``X-Seat`` credential) marked seen, at most
-    every ``ROOM_SEEN_EVERY_SECONDS`` (at once when it was disconnected). A player back on
-    their own turn, not yet played for them, has their time for the step again."""
+    every ``ROOM_SEEN_EVERY_SECONDS``; at once when it was disconnected, and at its first poll
+    after a turn's time ran out (which tells a slow player from one whose phone went). A
+    player back on their own turn after their time ran out, not yet played for them, has their
+    time for the step again; back within it (a reload), their time runs on as it was."""
     color = rooms().color_of(room, credential) if credential else None
     every = current_app.config.get("ROOM_SEEN_EVERY_SECONDS", SEEN_EVERY_SECONDS)
     was_offline = color in offline(room)
-    if color is None or (not was_offline and now() - room.members[color].last_seen < every):
+    if color is None or (not was_offline and not room.unheard(room.members[color], now()) and
+                         now() - room.members[color].last_seen < every):
         return room
     waits = room.due
-    if was_offline and room.due is not None:
+    if was_offline and room.due is not None and now() >= room.due:
         played = Game.from_token(room.token, keys())
         if not played.over and played.header.seats[played.match.turn].color == color:
-            waits = max(room.due, now() + room.timer)
+            waits = now() + room.timer
     return rooms().seen(room, color, now(), waits) or rooms().get(room.code) or room
 
 
