@@ -109,8 +109,8 @@ def test_a_spanish_text_says_who_had_no_move_and_what_you_rolled():
 
     text = sms.turn_message("Ana", "Dev", "https://b.example/g/x", "Ludo", "es",
                             sms.Handoff(no_move=["Ben", "Cy"], rolled=(6, 3)))
-    assert text == ("Ana hizo su jugada. Sin jugada posible: Ben y Cy. Te toca en Boardpass, "
-                    "Dev: sacaste un 6 y 3. https://b.example/g/x")
+    assert text == ("Ana hizo su jugada. No hubo jugada para Ben y Cy. Te toca en Boardpass, "
+                    "Dev: sacaste 6 y 3. https://b.example/g/x")
     assert sms.gsm7_length(text) is not None
 
 

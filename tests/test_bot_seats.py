@@ -99,8 +99,8 @@ def test_unnamed_bots_of_one_strength_are_numbered_and_named_in_the_table_s_lang
     view = create(client, [{"color": "red", "bot": "medium"}, {"name": "Ana", "color": "blue"},
                            {"color": "green", "bot": "medium"}, {"color": "yellow", "bot": "hard"}],
                   lang="es")
-    assert [s["name"] for s in view["seats"]] == ["Bot 1 (medio)", "Ana", "Bot 3 (medio)",
-                                                  "Bot (difícil)"]
+    assert [s["name"] for s in view["seats"]] == ["Bot 1 (intermedio)", "Ana",
+                                                  "Bot 3 (intermedio)", "Bot (difícil)"]
     assert view["seats"][view["host"]]["name"] == "Ana"  # the first human: bots host nothing
 
 

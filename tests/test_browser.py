@@ -1367,16 +1367,16 @@ def test_a_spanish_ludo_game_from_the_form_to_the_results(server, phone, sms):
     first = view["seats"][view["turn"]]["name"]
     expect(creator.locator("#sendmsg")).to_have_text(
         f"Partida creada. Empieza {first}: mandale el link.")
-    expect(creator.locator("#sms")).to_have_text("Mandalo por SMS")
+    expect(creator.locator("#sms")).to_have_text("Mandar por SMS")
     invite = urllib.parse.unquote(creator.locator("#sms").get_attribute("href").split("body=")[1])
     assert invite.startswith(f"{first}, te invitaron a una partida de Ludo en Boardpass. Te toca:")
     # At a Spanish table WhatsApp comes first, with the same invitation.
-    expect(creator.locator("#whatsapp")).to_have_text("Mandalo por WhatsApp")
+    expect(creator.locator("#whatsapp")).to_have_text("Mandar por WhatsApp")
     assert send_ways(creator) == ["whatsapp", "sms", "copy"]
     expect(creator.locator("#whatsapp")).to_have_class(re.compile(r"\bprimary\b"))
     wa = urllib.parse.urlsplit(creator.locator("#whatsapp").get_attribute("href"))
     assert urllib.parse.parse_qs(wa.query) == {"text": [invite]}
-    expect(creator.locator("#copy")).to_have_text("Copiá el link")
+    expect(creator.locator("#copy")).to_have_text("Copiar el link")
     expect(creator.locator("#addplayer summary")).to_have_text("Sumar un jugador")
     assert creator.locator("#rules-link").get_attribute("href") == "/rules/ludo"
     no_english(creator)
@@ -1384,17 +1384,17 @@ def test_a_spanish_ludo_game_from_the_form_to_the_results(server, phone, sms):
 
     # The first player's phone speaks English, the table Spanish: the page follows the table.
     player = open_game(phone(), creator.locator("#nextlink").input_value())
-    expect(player.locator("#roll")).to_have_text("Tirá el dado")
+    expect(player.locator("#roll")).to_have_text("Tirar el dado")
     assert no_error(player) == f"{first}, te toca: tirá el dado."
     no_english(player)
     play_out_turn(player)
-    expect(player.locator("#send")).to_have_text("Mandá el turno")
+    expect(player.locator("#send")).to_have_text("Mandar el turno")
     answer = send_turn(player, sms)
     other = answer["message"]["to"]
     assert answer["lang"] == "es" and f"{first} hizo su jugada. Te toca en Boardpass, {other}" \
         in answer["message"]["text"]
     expect(player.locator("#sendmsg")).to_have_text(f"Mandale el link a {other}:")
-    expect(player.locator("#sms")).to_have_text("Mandalo por SMS")
+    expect(player.locator("#sms")).to_have_text("Mandar por SMS")
     no_english(player)
     shot(player, "es-turn-sent")
     watcher = phone()
@@ -1432,7 +1432,7 @@ def test_a_spanish_ludo_game_from_the_form_to_the_results(server, phone, sms):
     expect(page.locator("#feed li",
                         has_text=f"{names[placed[2]]} se queda con el último puesto (3.º)")) \
         .to_have_count(1)
-    expect(page.locator("#send")).to_have_text("Terminá la partida")
+    expect(page.locator("#send")).to_have_text("Terminar la partida")
     assert no_error(page) == f"¡Ganó {names[placed[0]]}!"
     no_english(page)
     shot(page, "es-results")
@@ -1442,10 +1442,10 @@ def test_a_spanish_ludo_game_from_the_form_to_the_results(server, phone, sms):
     expect(page.locator("#sendmsg")).to_have_text(
         "Terminó la partida. Mandale los resultados a Ana, que organiza la mesa: la revancha se "
         "arma desde su página.")
-    expect(page.locator("#sms")).to_have_text("Mandalo por SMS")
+    expect(page.locator("#sms")).to_have_text("Mandar por SMS")
     body = urllib.parse.unquote(page.locator("#sms").get_attribute("href").split("body=")[1])
-    assert body.startswith(f"Victoria de {names[placed[0]]} en nuestra partida de Ludo en "
-                           "Boardpass. Ana, resultados y revancha: ")
+    assert body.startswith(f"{names[placed[0]]} gana nuestra partida de Ludo en Boardpass. "
+                           "Ana, para ver los resultados (y armar la revancha): ")
     expect(page.locator("#rematchnote")).to_have_text(
         "Ana, que organiza la mesa, puede armar la revancha desde esta página.")
     expect(page.locator("#iamhost")).to_have_text("Soy Ana")
@@ -1463,7 +1463,7 @@ def test_switching_language_mid_turn_keeps_the_turn_and_the_next_link_speaks_it(
     english = new_game(find_seed(enter_then_move))
     game = Game(replace(english.header, lang="es"), english.match, KEYS)
     page = open_game(phone(), server.game_url(game.token()))
-    expect(page.locator("#roll")).to_have_text("Tirá los dados")
+    expect(page.locator("#roll")).to_have_text("Tirar los dados")
     hash_ = roll(page)
     rolled = dice(page)
     page.locator("#langs a[data-lang=en]").click()
@@ -2139,16 +2139,16 @@ def test_the_review_s_numbers_are_written_as_spanish_writes_them(server, phone):
     expect(box.locator("#stats td", has_text="…")).to_have_count(0)
     rows = [[cell.strip() for cell in row.locator("td").all_text_contents()]
             for row in box.locator("#stats tbody tr").all()]
-    # Babel's Spanish: a decimal comma, "puntos", and a space before the percent sign.
+    # Spanish: a decimal comma, "puntos", and "8%" as on the pills (docs/spanish.md).
     for row in rows[:2]:
-        assert re.fullmatch(r"\d+\u00a0%", row[0]), row
+        assert re.fullmatch(r"\d+%", row[0]), row
         assert re.fullmatch(r"\d+,\d puntos", row[1]), row
     assert all(re.fullmatch(r"[+−]?\d+,\d puntos", row[5]) for row in rows), rows
     labels = box.locator("#stats thead th").all_text_contents()
-    assert labels == ["Jugador", "Precisión", "Cedido por jugada", "Imprecisiones",
-                      "Errores graves", "Capturas no hechas", "Suerte"]
+    assert labels == ["Jugador", "Precisión", "Pérdida por jugada", "Imprecisiones",
+                      "Errores graves", "Fichas sin comer", "Suerte"]
     axis = box.locator("#course .ylabel").all_text_contents()
-    assert axis == ["0\u00a0%", "50\u00a0%", "100\u00a0%"]
+    assert axis == ["0%", "50%", "100%"]
     step, seat = decisions[0]
     tap_point(page, point_after(course, step), len(course))
     expect(box.locator("#turnreview")).to_contain_text(f"Turno {point_after(course, step)} de ")
@@ -2205,6 +2205,6 @@ def test_the_page_says_whose_link_it_is_and_colors_every_line_of_the_feed(server
     fill = {"red": "rgb(211, 58, 44)", "blue": "rgb(42, 111, 219)",
             "green": "rgb(42, 157, 75)", "yellow": "rgb(232, 180, 0)"}[other]
     assert swatch == fill
-    # Spanish: "Vos".
+    # Spanish: "Jugás con" (not "Vos:").
     page.goto(server.game_url(game.token()) + "?lang=es")
-    expect(page.locator("#you")).to_contain_text("Vos: ")
+    expect(page.locator("#you")).to_contain_text("Jugás con ")

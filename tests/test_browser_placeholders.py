@@ -78,7 +78,7 @@ WORDS = {
     "en": {"time_up": "{who}'s time is up: the turn is played for them.",
            "played_for": "{who}'s turn was played for them"},
     "es": {"time_up": "Se le acabó el tiempo a {who}: su turno se juega automáticamente.",
-           "played_for": "Se jugó el turno de {who} por ausencia"},
+           "played_for": "{who} no llegó a tiempo: su turno se jugó solo"},
 }
 
 

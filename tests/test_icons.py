@@ -76,7 +76,7 @@ def test_the_manifest_installs_like_an_app_with_an_id_a_maskable_icon_and_a_scre
     assert answer.status_code == 200 and shot["form_factor"] == "narrow"
     assert "x".join(map(str, Image.open(io.BytesIO(answer.data)).size)) == shot["sizes"]
     assert client.get("/manifest.webmanifest?lang=es").json["screenshots"][0]["label"] == \
-        "Una partida de Parcheesi en el celular"
+        "Una partida de Parchís en el celular"
 
 
 def test_the_notification_badge_is_a_single_colour_shape(client):

@@ -581,7 +581,7 @@ def test_every_page_has_boardpass_s_own_preview(client):
         assert meta["og:title"] == "Boardpass" and meta["og:image"].endswith("/preview.png")
     spanish = head_of(client.get("/?lang=es")).meta
     assert spanish["og:description"] == \
-        "Parcheesi, Ludo y Red Arse con amigos: cada turno se pasa por link."
+        "Parchís, Ludo y Red Arse con amigos: cada turno se pasa por link."
     image, response = image_of(client, "/preview.png")
     assert image.size == (1200, 630) and "max-age" in response.headers["Cache-Control"]
 

@@ -160,7 +160,7 @@ def test_the_table_s_language(app, service):
     ana, ben, view = ben_subscribed(app, service, game={"lang": "es"})
     turn(ana, view)
     (got,) = service.wait(1)
-    assert got.payload["title"] == "Ben, te toca · Parcheesi"
+    assert got.payload["title"] == "Ben, te toca · Parchís"
     assert got.payload["body"] == "Ana hizo su jugada." and got.payload["lang"] == "es"
 
 

@@ -115,7 +115,7 @@ def reviews_at_once() -> int:
 
 def _home(form=None, error=None):
     lang = i18n.page_lang()
-    tables = [{"game": game, "title": TITLES[game], "prefix": FIELD_PREFIX[game],
+    tables = [{"game": game, "title": i18n.say(TITLES[game]), "prefix": FIELD_PREFIX[game],
                "colors": rules_for(game, _widest(game)).board.color_names,
                "defaults": DEFAULT_SEATS[game], "lang": _table_lang(game, lang, form),
                "rules": _rules_url(game, lang)}
@@ -270,7 +270,7 @@ def game(token):
                            results=final_results(played),
                            host_here=bool(request.args.get("host") or request.args.get("local")),
                            preview=shown,
-                           title=TITLES[played.header.game],
+                           title=i18n.say(TITLES[played.header.game]),
                            rules_url=_rules_url(played.header.game, lang),
                            colors=[i18n.translate(name, lang)
                                    for name in played.rules.board.color_names],
@@ -333,7 +333,7 @@ def room(code):
                            board_view=board_view(played), watching=watching, joinable=joinable,
                            preview=shown, room_url=url,
                            whatsapp_href=sms.whatsapp_href(None, invite),
-                           title=TITLES[played.header.game],
+                           title=i18n.say(TITLES[played.header.game]),
                            rules_url=_rules_url(played.header.game, lang))
 
 

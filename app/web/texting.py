@@ -54,8 +54,8 @@ def send_link(played: Game, mover: str | None, url: str, deliver: bool = True,
                 "whatsapp": host.whatsapp, "channel": None, "pushed": False}
     to = played.header.seats[played.match.turn]
     news = handoff(played, since)
-    text = sms.turn_message(mover, to.name, url, TITLES[played.header.game],
-                            played.header.lang, news)
+    title = i18n.translate(TITLES[played.header.game], played.header.lang)  # "Parchís"
+    text = sms.turn_message(mover, to.name, url, title, played.header.lang, news)
     pushed = push_turn(played, mover, url, news) if notify else None
     return _text_to(played, to, text, deliver, pushed)
 

@@ -17,6 +17,7 @@ const ROOM = {
   host: () => _("host"),
   free: () => _("free seat"),
   toMove: () => _("to move"),
+  yourMove: () => _("your turn"),  // the same tag on this phone's own seat: "te toca"
   waitingFor: (who) => _("Waiting for someone to take %(who)s's seat.", { who }),
   theirTurn: (who) => _("%(who)s is playing.", { who }),
   watching: () => _("You are watching this game."),
@@ -557,7 +558,7 @@ function showPeople(v, seat) {
     if (v.room.free.includes(s.seat)) tags.push(ROOM.free());
     if (v.room.offline.includes(s.seat) && s.seat !== seat) tags.push(ROOM.offlineTag());
     if (v.phase !== "over" && v.room.started && s.seat === v.turn) {
-      tags.push(ROOM.toMove());
+      tags.push(s.seat === seat ? ROOM.yourMove() : ROOM.toMove());
       item.classList.add("tomove");
     }
     for (const text of tags) {
