@@ -109,6 +109,6 @@ def test_another_color_s_home_takes_the_home_s_gender_in_spanish():
     blue_home = rules.board.home(1, 1)  # blue's slot 2
     raid = Move(0, blue_home - 3, blue_home, (3,))
     label = rules.move_label(0, raid)
-    assert "la casilla 2 de la casa azul" in i18n.translate(label, "es")
+    assert "el hoyo 2 de la casa azul" in i18n.translate(label, "es")
     said = i18n.translate(rules.move_said(0, raid, "Ana"), "es")
-    assert said.startswith("Ana invadió la casilla 2 de la casa azul con una bolita que estaba en")
+    assert said.startswith("Ana invadió el hoyo 2 de la casa azul con una bolita que estaba en")
