@@ -17,10 +17,11 @@ import time
 
 import pytest
 
-from app import link
+from app import i18n, link
 from app.play import Game
 from app.push import public_key
 from app.web import create_app
+from app.web.turns import with_lang
 from browser_support import CHROMIUM, KEYS, PHONE, LiveServer, Monitor
 from fake_push import FakePushService
 
@@ -78,11 +79,11 @@ def api_turn(live, view) -> dict:
     return answer
 
 
-def bens_link(live, seed: int) -> dict:
-    """Ben to move, at a link of a game of Ana's and Ben's (each test its own seed: the module's
-    server keeps one store)."""
-    game = Game.new("parcheesi", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS,
-                    seed=bytes([seed] * 8), by_hand=True)
+def bens_link(live, seed: int, lang: str = "en") -> dict:
+    """Ben to move, at a link of a game of Ana's and Ben's at a table in ``lang`` (each test its
+    own seed: the module's server keeps one store)."""
+    game = with_lang(Game.new("parcheesi", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS,
+                              seed=bytes([seed] * 8), by_hand=True), lang)
     status, view = live.api(f"/api/games/{game.token()}")
     while view["turn"] != 1 or not view["steps"]:
         view = api_turn(live, view)
@@ -183,4 +184,108 @@ def test_the_switch_fits_a_360_px_phone(live, browser):
     box = button.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 360 and box["height"] >= 44
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()
+
+
+# Each way switching notifications on fails, as the page meets it: the browser's own failure
+# (stubbed at that one boundary, with the message Chromium gives), and the words the player
+# reads instead, in the table's language.
+FAILING = {
+    "phone": ("""
+        PushManager.prototype.subscribe = async () => {
+          throw new DOMException("Registration failed - permission denied", "NotAllowedError");
+        };""", "The phone doesn't let this browser show notifications. Turn them on for the "
+        "browser in the phone's settings, then tap the button again."),
+    "service": ("""
+        PushManager.prototype.subscribe = async () => {
+          throw new DOMException("Registration failed - push service error", "AbortError");
+        };""", "The browser's notification service didn't answer. Tap the button again in a "
+        "moment."),
+    "worker": ("""
+        ServiceWorkerContainer.prototype.register = async () => {
+          throw new DOMException("Failed to register a ServiceWorker: The operation is "
+                                 + "insecure.", "SecurityError");
+        };""", "This browser can't run notifications in this window (a private window can't). "
+        "Open the link in a normal window, then tap the button again."),
+    "unsupported": ("delete window.PushManager;", "This browser can't show notifications. On "
+        "an iPhone or iPad, add Boardpass to the Home Screen (Share, then Add to Home Screen) "
+        "and open the game from there; elsewhere, open the link in Chrome, Firefox, Edge or "
+        "Safari."),
+    "blocked": ("""
+        Object.defineProperty(Notification, "permission", { get: () => "denied" });""",
+        "Notifications are blocked for this site. Allow them in the browser's settings for "
+        "this site (the icon by the address), then tap the button again."),
+    "dismissed": ("""
+        Notification.requestPermission = async () => "default";""",
+        "Notifications weren't allowed. Tap the button again and choose Allow."),
+}
+
+
+def switch_page(live, browser, lang: str, seed: int, init_script: str):
+    """Ben's page of a game at a table in ``lang``, on a 360 px phone that allows notifications,
+    with ``init_script`` run first; and its context."""
+    view = bens_link(live, seed + (50 if lang == "es" else 0), lang)  # a game per language
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True,
+                                  locale="en-US")  # the browser's language isn't the table's
+    context.grant_permissions(["notifications"], origin=live.url)
+    context.add_init_script(init_script)
+    page = context.new_page()
+    page.goto(live.game_url(view["token"]))
+    page.locator("#notifyme").wait_for(state="visible")
+    page.locator("#roll").wait_for(state="visible")  # the replay is over: a tap is the switch's
+    assert page.locator("html").get_attribute("lang") == lang
+    return page, context
+
+
+def said_after_tap(page, lang: str, english: str) -> str:
+    """Tap the switch: its message, once it says ``english`` in ``lang``; the switch stays off
+    and fits the phone."""
+    words = i18n.translate(english, lang)
+    assert lang == "en" or words != english, "not in Spanish yet: " + english
+    page.locator("#notifyme").click()
+    page.locator("#notifymsg").get_by_text(words, exact=True).wait_for()
+    button = page.locator("#notifyme")
+    assert button.get_attribute("aria-pressed") == "false"
+    assert button.text_content() == i18n.translate("Notify me on this phone when it's my turn", lang)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    box = page.locator("#notifymsg").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+    return page.locator("#notifymsg").text_content()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("kind", list(FAILING))
+def test_a_failed_switch_says_what_happened_and_what_to_do_in_the_table_s_language(
+        live, browser, lang, kind):
+    script, english = FAILING[kind]
+    page, context = switch_page(live, browser, lang, 20 + list(FAILING).index(kind), script)
+    said = said_after_tap(page, lang, english)
+    assert "Registration failed" not in said and "ServiceWorker" not in said
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_switch_tapped_offline_says_so(live, browser, lang):
+    page, context = switch_page(live, browser, lang, 30, STUB_PUSH_JS % json.dumps(
+        json.dumps({"endpoint": "https://push.example/x", "keys": {"p256dh": "x", "auth": "x"}})))
+    context.set_offline(True)
+    said_after_tap(page, lang, "This phone is offline. Tap the button again once it's connected.")
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_subscription_the_server_refuses_is_said_in_the_player_s_words(live, browser, lang):
+    # A push service the server doesn't post to (its PUSH_SERVICES): 422, BadSubscription.
+    made = {"endpoint": "https://push.nowhere.example/send/x",
+            "keys": {"p256dh": "BOr5c0cl2yKnA3ChHJ_uNMZ4gfddvpmGhZ5Q4p9ltlqkwXp7Mwq56XhHgvgd40o6"
+                     "pP8thJ9Ou_nbBdAu9UGy-N0", "auth": "7H4PR2BSJ-cz-fPQu2VJ7g"}}
+    page, context = switch_page(live, browser, lang, 31, STUB_PUSH_JS % json.dumps(
+        json.dumps(made)))
+    with page.expect_response(lambda r: "/push?lang=" in r.url) as answer:
+        said = said_after_tap(page, lang, "Boardpass can't send notifications through this "
+                              "browser. Open the link in Chrome, Firefox, Edge or Safari to be "
+                              "notified.")
+    assert answer.value.status == 422
+    assert answer.value.json()["error"]["code"] == "BadSubscription"
+    assert "subscription" not in said
     context.close()
