@@ -236,13 +236,14 @@ def test_bench_lighthouse_says_what_is_missing_without_a_traceback(monkeypatch, 
 def test_lighthouse_runs_once_on_the_home_page_of_the_quick_start_server():
     """One run of ``python -m app bench lighthouse --server quick`` (of its five pages, the
     home page; about 25 s): Chromium started, the page audited, the report read."""
-    from workbench.lighthouse_bench import LIGHTHOUSE, figures, run_lighthouse, serving
+    from workbench.lighthouse_bench import LIGHTHOUSE, figures, run_lighthouse
     from workbench.phone_browser import CHROMIUM
+    from workbench.reference_server import serving
 
     if not (LIGHTHOUSE.exists() and os.path.exists(CHROMIUM)):
         pytest.fail("needs npm ci and Debian's chromium (the README's test command does both)")
-    with serving("quick") as (base, _):
-        found = figures(run_lighthouse(base + "/"))
+    with serving("quick") as (port, _):
+        found = figures(run_lighthouse(f"http://127.0.0.1:{port}/"))
     assert all(0 <= found[score] <= 100
                for score in ("performance", "accessibility", "best-practices", "seo"))
     assert found["largest-contentful-paint"] > 0 and found["total-byte-weight"] > 10_000

@@ -18,7 +18,8 @@ from app.engine.core import IllegalMove
 from app.engine.games import ALL as GAMES
 from app.link import LinkError
 from workbench.games import TABLES, table_options
-from workbench.lighthouse_bench import SERVERS, LighthouseError, lighthouse_bench
+from workbench.lighthouse_bench import LighthouseError, lighthouse_bench
+from workbench.reference_server import SERVERS
 
 
 def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, set[str]]:
@@ -47,8 +48,9 @@ def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, 
                      help="rooms: the live rooms bench; store: the store's calls and time per "
                           "turn, through the API; texts: the texts a game of people by link "
                           "costs, turns with nothing to decide played for them or not; previews: drawing the link preview "
-                          "images; review: a game's review ready after its last move, through "
-                          "the reference server (workbench/review_bench.py); guesses: room-code "
+                          "images; review: a brisk game of people by link, its pills on each turn "
+                          "and its review ready after the last move "
+                          "(workbench/review_bench.py); guesses: room-code "
                           "guesses let through a minute by two Gunicorn workers "
                           "(workbench/guess_bench.py); fair: another table's chances during "
                           "one client's burst of analysis requests (workbench/fair_bench.py); "
@@ -66,6 +68,10 @@ def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, 
                      help="pills: seconds between the roll and the tap")
     ben.add_argument("--every", type=float, default=5.0,
                      help="review: seconds between the people's turns")
+    ben.add_argument("--people", type=int, default=4,
+                     help="review: the people at each table, the other seats medium bots")
+    ben.add_argument("--game", choices=GAMES,
+                     help="review: this game's table only (default: every game's)")
     ben.add_argument("--games", type=int,
                      help="engine: games per table (default 100); previews: random games per "
                           "board, 8 links each (default 10); store: games (default 20); "
@@ -81,8 +87,8 @@ def parser(prog: str = "python -m workbench") -> tuple[argparse.ArgumentParser, 
     ben.add_argument("--runs", type=int, default=3,
                      help="lighthouse: runs per page, of which the median is given")
     ben.add_argument("--server", choices=SERVERS, default="reference",
-                     help="lighthouse: the reference server (Gunicorn) or the quick-start one "
-                          "(flask run)")
+                     help="lighthouse, review, pills: the reference server (Gunicorn) or the "
+                          "quick-start one (flask run)")
     prev = commands.add_parser("previews", help="write a link preview image per board (and the "
                                "generic one) into a folder, with each one's title and "
                                "description")
@@ -217,13 +223,15 @@ def _bench(args):
         for game, players in TABLES:
             yield preview_bench(game, players, args.games or 10)
     elif args.what == "review":
-        from workbench.review_bench import review_bench
+        from workbench.review_bench import TABLES as review_tables, review_bench
 
-        yield from review_bench(args.every)
+        tables = [table for table in review_tables if table[0] == args.game] if args.game \
+            else review_tables
+        yield from review_bench(args.every, tables, args.server, args.people)
     elif args.what == "pills":
         from workbench.pills_bench import pills_bench
 
-        yield from pills_bench(TABLES, args.turns or 12, args.think)
+        yield from pills_bench(TABLES, args.turns or 12, args.think, args.server)
     elif args.what == "pages":
         from workbench.page_bench import page_bench
 

@@ -19,13 +19,13 @@ import subprocess
 import sys
 import tempfile
 import urllib.request
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 
 from app.keys import Keys
 from workbench.games import after_first_turn, play_random, table_options
 from workbench.phone_browser import CHROMIUM
-from workbench.reference_server import _wait_for, reference_server
+from workbench.reference_server import serving
 
 ROOT = Path(__file__).resolve().parent.parent
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
@@ -33,13 +33,8 @@ LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 # network refuses them, and they would only add noise to the measured load.
 CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-background-networking "
                 "--disable-component-update --disable-sync --no-first-run")
-SERVERS = ("reference", "quick")
 RUN_SECONDS = 600  # a run takes 15 to 60 s: far longer is a hung Chromium
 KEYS_LABEL = "lighthouse"
-# The quick-start server reads its keys from the environment, as a text: these, and the
-# bench signs its links with the same (Keys.from_env).
-QUICK_KEYS = {"SIGNING_KEYS": "lighthouse-bench-signing", "DICE_KEY": "lighthouse-bench-dice",
-              "VAPID_PRIVATE_KEY": Keys.for_tests(KEYS_LABEL).vapid}
 # The table's columns: heading, and where a Lighthouse report keeps the figure.
 COLUMNS = (("Performance", "performance"), ("Accessibility", "accessibility"),
            ("Best Practices", "best-practices"), ("SEO", "seo"),
@@ -64,9 +59,10 @@ def lighthouse_bench(server: str = "reference", runs: int = 3):
         raise LighthouseError(f"{CHROMIUM} is missing: apt-get install chromium")
     with ExitStack() as stack:
         try:
-            base, keys = stack.enter_context(serving(server))
+            port, keys = stack.enter_context(serving(server, KEYS_LABEL))
         except RuntimeError as error:
             raise LighthouseError(f"the {server} server: {error}") from None
+        base = f"http://127.0.0.1:{port}"
         rows = []
         for name, paths in pages(base, keys, runs):
             measured = []
@@ -166,39 +162,3 @@ def table(rows: list[tuple[str, dict]]) -> str:
                  for _, key in COLUMNS]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
-
-
-@contextmanager
-def serving(server: str):
-    """The server, answering: yields its address and the keys its links are signed with."""
-    if server == "quick":
-        with _quick_server() as port:
-            yield f"http://127.0.0.1:{port}", Keys.from_env(QUICK_KEYS)
-    else:
-        with reference_server(KEYS_LABEL) as port:
-            yield f"http://127.0.0.1:{port}", Keys.for_tests(KEYS_LABEL)
-
-
-@contextmanager
-def _quick_server():
-    """``flask --app app.web run`` as the README's quick start has it, on a free port with a
-    new store in a folder of its own (its log there too): yields the port."""
-    with tempfile.TemporaryDirectory(prefix="lighthouse-quick-") as folder:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        environ = {**os.environ, **QUICK_KEYS, "STORE_URL": f"sqlite:///{folder}/store.db"}
-        with open(Path(folder) / "server.log", "w+", encoding="utf-8") as log:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "flask", "--app", "app.web", "run", "--port", str(port)],
-                cwd=ROOT, env=environ, stdout=log, stderr=subprocess.STDOUT)
-            try:
-                try:
-                    _wait_for(port, server)
-                except RuntimeError as error:
-                    log.seek(0)
-                    raise RuntimeError(f"{error}: {log.read().strip()[-500:]}") from None
-                yield port
-            finally:
-                server.terminate()
-                server.wait(10)

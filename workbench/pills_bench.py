@@ -1,16 +1,17 @@
 """Chance-to-win pills after a move, as a phone sees them: ``python -m app bench pills``.
 
-The app is served as the product runs it (the reference server, workbench/reference_server.py:
-Gunicorn's two workers, a new SQLite store, the default analysis workers and playouts), and a
-390 px phone
-page in Chromium (Debian's ``chromium``, Playwright's Python package: ``pip install -e
-'.[test]'``) opens people's turns from the middle of a medium game per table, rolls, and taps a
+The app is served as the product runs it (``--server``: the reference server,
+workbench/reference_server.py: Gunicorn's two workers, a new SQLite store, the default analysis
+workers and playouts; or the quick-start one, ``flask run``), and a 390 px phone page in Chromium (Debian's ``chromium``, Playwright's Python package: ``pip install -e
+'.[test]'``) opens people's turns from the middle of a medium game of people at every seat per table, rolls,
+and taps a
 landing spot a second after the roll (a person looks at the board when it opens, and at the dice
 before choosing). The figure: from the tap until the answer to the page's request for the
 chances after the move is in and every seat's pill shows its number (until the move's own
 answer is in, the page still shows the previous pills), median and maximum per table, over
-``turns`` taps (turns whose roll leaves no move are passed over), and the answers not ready
-(202 or 503) the page got. The aims: 1.5 s median, 3 s at most, none not ready. The page
+``turns`` taps (turns whose roll leaves no move are passed over), the answers not ready (202
+or 503) the page got, and the errors its console showed. The aims: 1.5 s median, 3 s at most,
+none not ready, no errors. The page
 asks for reduced motion: a phone draws its animations itself, but here Chromium's software
 drawing would take the server's two cores.
 """
@@ -24,7 +25,7 @@ import time
 from workbench.analysis_load import KEYS_LABEL
 from workbench.measure import NOT_READY
 from workbench.phone_browser import CHROMIUM, PHONE
-from workbench.reference_server import reference_server
+from workbench.reference_server import serving
 from workbench.review_bench import _turns, medium_game
 
 # Every pill drawn, and none waiting for its number.
@@ -35,19 +36,20 @@ PILLS_SHOWN = """(seats) => {
 }"""
 
 
-def _people_turns(game: str, players: int):
-    """Links at the start of people's turns from the middle of medium games (the first and last
-    fifth of each game left out), every third turn, game after game."""
+def _people_turns(game: str, players: int, keys):
+    """Links at the start of people's turns from the middle of medium games of people only (the
+    first and last fifth of each game left out), every third turn, game after game."""
 
     number = 0
     while True:
-        starts = _turns(medium_game(game, players, number))
+        starts = _turns(medium_game(game, players, number, players, keys))
         middle = starts[len(starts) // 5: len(starts) - len(starts) // 5]
         yield from (link for link, _, _ in middle[::3])
         number += 1
 
 
-def pills_bench(tables, turns: int = 12, think: float = 1.0) -> list[dict]:
+def pills_bench(tables, turns: int = 12, think: float = 1.0,
+                server: str = "reference") -> list[dict]:
     """For each ``(game, players)`` table: seconds from a tap on a landing spot to every pill
     showing a number, median and max over ``turns`` taps, each ``think`` seconds after the roll
     (the pills after the roll are being worked out meanwhile)."""
@@ -57,20 +59,20 @@ def pills_bench(tables, turns: int = 12, think: float = 1.0) -> list[dict]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         for game, players in tables:
-            figures.append(_table(browser, game, players, turns, think))
+            figures.append(_table(browser, game, players, turns, think, server))
         browser.close()
     return figures
 
 
-def _table(browser, game: str, players: int, turns: int, think: float) -> dict:
+def _table(browser, game: str, players: int, turns: int, think: float, server: str) -> dict:
     """``pills_bench`` for one table, through a server of its own (the benches' games of every
     table share their seeds: one store would take them for one game)."""
 
     seconds: list[float] = []
     no_move = 0
-    busy = []
-    with reference_server(KEYS_LABEL) as port:
-        for link in _people_turns(game, players):
+    busy, errors = [], []
+    with serving(server, KEYS_LABEL) as (port, keys):
+        for link in _people_turns(game, players, keys):
             if len(seconds) == turns or no_move > 4 * turns:
                 break
             # Still (reduced motion): here the phone's drawing would take the server's cores.
@@ -78,6 +80,8 @@ def _table(browser, game: str, players: int, turns: int, think: float) -> dict:
                                           reduced_motion="reduce")
             context.on("response", lambda answer: busy.append(answer.url)
                        if answer.status in NOT_READY else None)
+            context.on("console", lambda said: errors.append(said.text)
+                       if said.type == "error" else None)
             took = _tap(context.new_page(), f"http://127.0.0.1:{port}/g/{link}#seen=1",
                         players, think)
             context.close()
@@ -87,8 +91,9 @@ def _table(browser, game: str, players: int, turns: int, think: float) -> dict:
             seconds.append(took)
             print(f"{game}, {players} players: tap {len(seconds)} of {turns}, {took:.2f} s",
                   file=sys.stderr, flush=True)
-    return {"game": game, "players": players, "think_s": think, "taps": len(seconds),
-            "rolls_without_a_move": no_move, "answers_not_ready": len(busy),
+    return {"game": game, "players": players, "server": server, "think_s": think,
+            "taps": len(seconds), "rolls_without_a_move": no_move,
+            "answers_not_ready": len(busy), "console_errors": len(errors),
             "median_s": round(statistics.median(seconds), 2), "max_s": round(max(seconds), 2)}
 
 

@@ -1,8 +1,10 @@
-"""The reference server the attack benches run against (guess_bench, burst_bench, fair_bench):
-Gunicorn on 127.0.0.1 with ``WORKERS`` worker processes of 4 threads sharing one new SQLite
-store (made before the start, as an operator does: the workers never make it), the app's default
-limits, and one trusted proxy (``PROXY_HOPS=1``), so that each client
-of a bench is told apart by the address it sends in X-Forwarded-For.
+"""The servers the benches run against.
+
+The reference server (the attack benches' and most others'): Gunicorn on 127.0.0.1 with
+``WORKERS`` worker processes of 4 threads sharing one new SQLite store (made before the start,
+as an operator does: the workers never make it), the app's default limits, and one trusted proxy
+(``PROXY_HOPS=1``), so that each client of a bench is told apart by the address it sends in
+X-Forwarded-For. The quick-start server: ``flask run``, as the README starts it.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import http.client
 import json
 import multiprocessing
+import os
 import signal
 import socket
 import subprocess
@@ -17,10 +20,14 @@ import sys
 import tempfile
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
+from app.keys import Keys
 from app.store import open_store
 
 WORKERS = 2
+SERVERS = ("reference", "quick")
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def serve(store_url: str, port: int, keys_label: str = "reference") -> None:
@@ -64,6 +71,48 @@ def reference_server(keys_label: str = "reference"):
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(10)
+
+
+@contextmanager
+def serving(kind: str, keys_label: str = "reference"):
+    """The reference server (``kind`` "reference") or the quick-start one ("quick"), answering:
+    yields its port and the keys its links are signed with, so that a bench may make links
+    beforehand."""
+    if kind == "quick":
+        environ = {"SIGNING_KEYS": f"{keys_label}-bench-signing",
+                   "DICE_KEY": f"{keys_label}-bench-dice",
+                   "VAPID_PRIVATE_KEY": Keys.for_tests(keys_label).vapid}
+        with quick_server(environ) as port:
+            yield port, Keys.from_env(environ)
+    else:
+        with reference_server(keys_label) as port:
+            yield port, Keys.for_tests(keys_label)
+
+
+@contextmanager
+def quick_server(keys: dict[str, str]):
+    """``flask --app app.web run`` as the README's quick start has it, its ``keys`` read from
+    the environment, on a free port with a new store in a folder of its own (its log there
+    too): yields the port."""
+    with tempfile.TemporaryDirectory(prefix="boardpass-quick-") as folder:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        environ = {**os.environ, **keys, "STORE_URL": f"sqlite:///{folder}/store.db"}
+        with open(Path(folder) / "server.log", "w+", encoding="utf-8") as log:
+            server = subprocess.Popen(
+                [sys.executable, "-m", "flask", "--app", "app.web", "run", "--port", str(port)],
+                cwd=ROOT, env=environ, stdout=log, stderr=subprocess.STDOUT)
+            try:
+                try:
+                    _wait_for(port, server)
+                except RuntimeError as error:
+                    log.seek(0)
+                    raise RuntimeError(f"{error}: {log.read().strip()[-500:]}") from None
+                yield port
+            finally:
+                server.terminate()
+                server.wait(10)
 
 
 def _wait_for(port: int, server) -> None:
