@@ -24,8 +24,10 @@ import hashlib
 import hmac
 from dataclasses import dataclass, replace
 
-from app import sms
+from app import twilio_send
+from app.delivery import Delivery
 from app.engine.text import N_
+from app.phone_numbers import not_texted
 from app.store import Store
 
 HOUR, DAY = 3600, 24 * 3600
@@ -51,7 +53,7 @@ class Outbox:
         self.key = hmac.digest(phone_key, b"boardpass/outbox/number-digest", "sha256")
 
     def send(self, seed: bytes, step: int, phone: str, body: str, whatsapp: bool = False,
-             lang: str = "en") -> sms.Delivery:
+             lang: str = "en") -> Delivery:
         """Text ``body`` to ``phone`` for step ``step`` of the game ``seed``, unless a rule
         above says no (a ``Delivery`` that says why, for the player). Raises
         ``StoreUnavailable`` before anything is sent when the store can't count.
@@ -61,18 +63,18 @@ class Outbox:
         the WhatsApp template). Either way it is the same message for the limits: one per step
         and number, counted against the same caps."""
         countries = self.limits.countries
-        whatsapp = whatsapp and sms.configured(countries=countries, whatsapp=True)
-        if not sms.configured(countries=countries, whatsapp=whatsapp):
-            return sms.Delivery("not-configured")
-        refusal = sms.refused(phone, countries)
+        whatsapp = whatsapp and twilio_send.configured(countries=countries, whatsapp=True)
+        if not twilio_send.configured(countries=countries, whatsapp=whatsapp):
+            return Delivery("not-configured")
+        refusal = not_texted(phone, countries)
         if refusal:
-            return refusal
+            return Delivery("failed", error=refusal)
         refused = self._counted("text", seed, step, self._number(phone))
         if refused:
             return refused
-        return sms.deliver(phone, body, countries=countries, whatsapp=whatsapp, lang=lang)
+        return twilio_send.deliver(phone, body, countries=countries, whatsapp=whatsapp, lang=lang)
 
-    def push(self, seed: bytes, step: int, who: str, send) -> sms.Delivery:
+    def push(self, seed: bytes, step: int, who: str, send) -> Delivery:
         """Send a notification for step ``step`` of the game ``seed`` to the phone ``who`` (its
         subscription's digest) by calling ``send()`` (an ``app.push.Pushed``), unless a rule
         above says no. ``Delivery("sent" | "gone" | "failed" | "already-sent" | "limited",
@@ -84,31 +86,31 @@ class Outbox:
         pushed = send()
         error = None if pushed.status != "failed" else \
             N_("The notification didn't go out. Send the link yourself.")
-        return sms.Delivery(pushed.status, error=error, channel="push")
+        return Delivery(pushed.status, error=error, channel="push")
 
-    def _counted(self, kind: str, seed: bytes, step: int, who: str) -> sms.Delivery | None:
+    def _counted(self, kind: str, seed: bytes, step: int, who: str) -> Delivery | None:
         """Count one ``kind`` ("text" or "push") to ``who`` for this step: None when every
         rule lets it go, else the ``Delivery`` that says why not."""
         now = self.store.clock()
         if not self.store.add(f"{kind}#{seed.hex()}#{step}#{who}", {}, now + ONCE_DAYS * DAY):
-            return sms.Delivery("already-sent")
+            return Delivery("already-sent")
         hour, day = int(now // HOUR), int(now // DAY)
         counters = f"{kind}es" if kind == "push" else f"{kind}s"
         texts = kind == "text"
         if not self.store.count(f"{counters}#{who}#{hour}", self.limits.per_number_hour,
                                 (hour + 2) * HOUR):
-            return sms.Delivery("limited", error=N_(
+            return Delivery("limited", error=N_(
                 "This number has had all the texts we send it in an hour. Send the link "
                 "yourself.") if texts else N_("This phone has had all the notifications we "
                                               "send it in an hour. Send the link yourself."))
         if not self.store.count(f"{counters}#{who}#day{day}", self.limits.per_number_day,
                                 (day + 2) * DAY):
-            return sms.Delivery("limited", error=N_(
+            return Delivery("limited", error=N_(
                 "This number has had all the texts we send it in a day. Send the link "
                 "yourself.") if texts else N_("This phone has had all the notifications we "
                                               "send it in a day. Send the link yourself."))
         if not self.store.count(f"{counters}#all#{day}", self.limits.per_day, (day + 2) * DAY):
-            return sms.Delivery("limited", error=N_(
+            return Delivery("limited", error=N_(
                 "We have sent all the texts we send in a day. Send the link yourself.")
                 if texts else N_("We have sent all the notifications we send in a day. Send "
                                  "the link yourself."))

@@ -87,8 +87,8 @@ HANDLER_NEEDS = ("werkzeug", "durationpy")
 # In the Lambda runtime already: never shipped, even when something asks for them.
 LAMBDA_PROVIDES = ("boto3", "botocore", "s3transfer", "jmespath")
 # Required by a distribution that ships, never imported on Lambda: left out with what only they
-# require. aiohttp and aiohttp-retry are Twilio's asynchronous client's (app/sms.py texts through
-# its synchronous one, on requests; yarl, multidict, frozenlist, attrs... go with them), and
+# require. aiohttp and aiohttp-retry are Twilio's asynchronous client's (app/twilio_send.py texts
+# through its synchronous one, on requests; yarl, multidict, frozenlist, attrs... go with them), and
 # pywebpush's (app/push.py pushes through its synchronous one, on requests, with a stand-in for
 # the aiohttp that pywebpush imports);
 # pycparser is cffi's C parser, for making bindings, not for loading them; brotli makes the
@@ -104,8 +104,8 @@ LEFT_OUT = {
     "Zappa's command line": r"zappa/(cli|core|letsencrypt)\.py",  # the handler imports none
     # cryptography loads cffi's compiled backend (_cffi_backend, at the top), never cffi itself.
     "cffi's bindings maker": r"cffi/.+",
-    # app/sms.py sends through client.messages, the Api domain's (twilio/rest/api); the other
-    # domains' packages load only when their attribute of the Client is read.
+    # app/twilio_send.py sends through client.messages, the Api domain's (twilio/rest/api); the
+    # other domains' packages load only when their attribute of the Client is read.
     "Twilio's APIs other than the Messages API's": r"twilio/rest/(?!api/)[^/]+/.+",
     # The app draws shapes and writes PNG and ICO (app/web/preview.py, icons.py): no text
     # (FreeType), color profiles, AVIF or WebP, image math or morphology, Tk. Pillow imports

@@ -19,7 +19,7 @@ there), which the server keeps in the store for that game and seat:
   It never raises: 201 is ``sent``, 404 and 410 are ``gone`` (the browser dropped it: the
   caller forgets it), anything else ``failed``.
 - ``notice`` is what the notification says: "Ana, your turn · Ludo", and what was played since
-  in the words of the turn's text (``app/sms.py``), in the table's language.
+  in the words of the turn's text (``app/wording.py``), in the table's language.
 
 The outbox (``app/outbox.py``) counts pushes as it counts texts: once per step, within the same
 hourly and daily caps per phone and per deployment.
@@ -46,7 +46,7 @@ from urllib.parse import urlsplit
 
 from app.engine.text import N_, Text
 from app.i18n import translate
-from app.sms import Handoff, listed
+from app.wording import Handoff, listed
 from app.store import Store
 
 _log = logging.getLogger(__name__)

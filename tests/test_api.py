@@ -988,7 +988,7 @@ def test_the_last_turn_shows_placings_and_medals_and_offers_the_host_the_final_l
     assert message["status"] == "game-over" and message["to"] == "Dev"
     assert message["text"].endswith(final["url"] + "?host=1")
     assert message["sms_href"].startswith("sms:+14155550177?&body=")
-    from app.sms import gsm7_length
+    from app.wording import gsm7_length
     assert gsm7_length(message["text"]) is not None
     # Reading the final link gives the same results; an unfinished game awards nothing.
     read = client.get(f"/api/games/{final['token']}").json

@@ -105,13 +105,13 @@ def _turn_end(played, start):
 
 
 def test_a_spanish_text_says_who_had_no_move_and_what_you_rolled():
-    from app import sms
+    from app import wording
 
-    text = sms.turn_message("Ana", "Dev", "https://b.example/g/x", "Ludo", "es",
-                            sms.Handoff(no_move=["Ben", "Cy"], rolled=(6, 3)))
+    text = wording.turn_message("Ana", "Dev", "https://b.example/g/x", "Ludo", "es",
+                                wording.Handoff(no_move=["Ben", "Cy"], rolled=(6, 3)))
     assert text == ("Ana hizo su jugada. No hubo jugada para Ben y Cy. Te toca en Boardpass, "
                     "Dev: sacaste 6 y 3. https://b.example/g/x")
-    assert sms.gsm7_length(text) is not None
+    assert wording.gsm7_length(text) is not None
 
 
 def test_an_only_move_after_a_choice_is_played_and_undo_passes_over_it(client):

@@ -613,16 +613,16 @@ def test_the_packaged_app_pushes_without_aiohttp(package, tmp_path):
 
 
 def test_the_app_texts_through_twilio_s_messages_api_alone():
-    """The package keeps Twilio's Api domain only (app.package.LEFT_OUT): app/sms.py is the
-    one module that imports twilio, and it reaches nothing but the client's messages."""
+    """The package keeps Twilio's Api domain only (app.package.LEFT_OUT): app/twilio_send.py is
+    the one module that imports twilio, and it reaches nothing but the client's messages."""
     imports = {path.relative_to(ROOT).as_posix(): set(re.findall(
         r"^\s*(?:from|import) (twilio[\w.]*)", path.read_text(encoding="utf-8"), re.MULTILINE))
         for path in (ROOT / "app").rglob("*.py")}
-    assert {name for name, found in imports.items() if found} == {"app/sms.py"}
-    assert imports["app/sms.py"] == {"twilio.base.exceptions", "twilio.http.http_client",
-                                     "twilio.rest"}
-    sms = (ROOT / "app" / "sms.py").read_text(encoding="utf-8")
-    assert set(re.findall(r"\bclient\.(\w+)", sms)) == {"edge", "region", "api", "messages"}
+    assert {name for name, found in imports.items() if found} == {"app/twilio_send.py"}
+    assert imports["app/twilio_send.py"] == {"twilio.base.exceptions", "twilio.http.http_client",
+                                             "twilio.rest"}
+    sender = (ROOT / "app" / "twilio_send.py").read_text(encoding="utf-8")
+    assert set(re.findall(r"\bclient\.(\w+)", sender)) == {"edge", "region", "api", "messages"}
 
 
 def test_package_carries_compiled_translations():

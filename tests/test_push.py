@@ -18,7 +18,7 @@ from app.play import Game
 from api_support import whole_turn
 from app.push import (KEEP_DAYS, SERVICES, BadSubscription, Pusher, Subscription, Subscriptions,
                       endpoint_refused, notice, parse_subscription, public_key, topic)
-from app.sms import Handoff
+from app.wording import Handoff
 from app.store import open_store
 from app.web import create_app
 from fake_push import FakePushService

@@ -75,7 +75,7 @@ def store_bench(url: str | None, games: int = 20, turns: int = 10) -> dict:
         calls[kind].append(metered.calls - before_calls)
         return response.json, metered.seconds - before_seconds, time.perf_counter() - start
 
-    logging.getLogger("app.sms").setLevel(logging.ERROR)  # the texts fail on purpose
+    logging.getLogger("app.twilio_send").setLevel(logging.ERROR)  # the texts fail on purpose
     with patch.dict(os.environ, _TWILIO):
         for _ in range(games):
             players = [{"name": f"P{i}", "color": color, "phone": PHONES[i]}

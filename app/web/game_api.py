@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from flask import Blueprint, current_app, jsonify, request
 
-from app import i18n, sms
+from app import i18n, wording
 from app.engine.core import CLAIM
 from app.engine.ludo import ludo_options
 from app.ledger import request_digest
@@ -167,8 +167,8 @@ def absent(token):
     absent_phone = played.header.seats[seat].phone
     texted = None
     if absent_phone and current_app.config.get("PUBLIC_URL") and not played.header.seats[seat].out:
-        text = sms.played_for_you_message(name, url, played.header.lang,
-                                          away=seat in played.away())
+        text = wording.played_for_you_message(name, url, played.header.lang,
+                                              away=seat in played.away())
         texted = outbox_send(played, absent_phone, text,
                              played.header.seats[seat].whatsapp).status
     fill_deadline(body, played, arrived)

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
-from app import i18n, sms
+from app import compose_links, i18n
 from app.engine import red_arse_settings
 from app.engine.games import NAMES as GAMES, TITLES, rules_for
 from app.engine.ludo import ludo_options
@@ -332,7 +332,7 @@ def room(code):
     return render_template("room.html", game=played, room=found, layout=layout_of(played),
                            board_view=board_view(played), watching=watching, joinable=joinable,
                            preview=shown, room_url=url,
-                           whatsapp_href=sms.whatsapp_href(None, invite),
+                           whatsapp_href=compose_links.whatsapp_href(None, invite),
                            title=i18n.say(TITLES[played.header.game]),
                            rules_url=_rules_url(played.header.game, lang))
 

@@ -39,7 +39,7 @@ from flask import request
 from app import i18n
 from app.engine.games import TITLES
 from app.engine.text import N_, Text
-from app.sms import listed
+from app.wording import listed
 from app.web.layout import board_layout
 
 WIDTH, HEIGHT = 1200, 630   # what the big apps show whole (1.91:1) and crop well

@@ -13,7 +13,7 @@ from functools import cache
 
 from flask import current_app
 
-from app import i18n, sms
+from app import i18n, phone_numbers
 from app.engine import red_arse_settings
 from app.engine.bots import BOT_LEVELS
 from app.engine.games import NAMES as GAMES, TITLES, rules_for
@@ -139,8 +139,8 @@ def parse_player(player, names: tuple[str, ...], number: int, lang: str = "en") 
         raise BadRequest(message("whatsapp"))
     try:
         if phone:
-            phone = sms.normalize_phone(phone, PHONE_REGION[lang],
-                                        current_app.config["TEXT_COUNTRIES"])
+            phone = phone_numbers.normalize_phone(phone, PHONE_REGION[lang],
+                                                  current_app.config["TEXT_COUNTRIES"])
         return Seat(name=name, color=names.index(color), bot=bot, phone=phone,
                     whatsapp=whatsapp)
     except ValueError as error:
@@ -219,8 +219,8 @@ def seat_changes(played: Game, changes, mover: int, first_turn: bool) -> list[Se
             raise BadRequest(message("name_taken", name=name))
         try:
             if phone and phone != seat.phone:
-                phone = sms.normalize_phone(phone, PHONE_REGION[played.header.lang],
-                                            current_app.config["TEXT_COUNTRIES"])
+                phone = phone_numbers.normalize_phone(phone, PHONE_REGION[played.header.lang],
+                                                      current_app.config["TEXT_COUNTRIES"])
             seats.append(Seat(name=name, color=seat.color, bot=seat.bot, phone=phone,
                               whatsapp=whatsapp))
         except ValueError as error:

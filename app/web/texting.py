@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app import i18n, sms
+from app import compose_links, i18n, twilio_send, wording
+from app.delivery import Delivery
 from app.engine.games import TITLES
 from app.link import Seat
 from app.play import Game
@@ -46,25 +47,25 @@ def send_link(played: Game, mover: str | None, url: str, deliver: bool = True,
         # Nobody is texted; the page offers the host the final link (their rematch is there).
         host = played.header.seats[played.header.host]
         winner = played.header.seats[played.state.winner].name
-        text = sms.results_message(winner, host.name, url + "?host=1",
-                                   TITLES[played.header.game], played.header.lang)
+        text = wording.results_message(winner, host.name, url + "?host=1",
+                                       TITLES[played.header.game], played.header.lang)
         return {"to": host.name, "text": text, "status": "game-over", "error": None,
-                "sms_href": sms.sms_href(host.phone, text),
-                "whatsapp_href": sms.whatsapp_href(host.phone, text),
+                "sms_href": compose_links.sms_href(host.phone, text),
+                "whatsapp_href": compose_links.whatsapp_href(host.phone, text),
                 "whatsapp": host.whatsapp, "channel": None, "pushed": False}
     to = played.header.seats[played.match.turn]
     news = handoff(played, since)
     title = i18n.translate(TITLES[played.header.game], played.header.lang)  # "Parchís"
-    text = sms.turn_message(mover, to.name, url, title, played.header.lang, news)
+    text = wording.turn_message(mover, to.name, url, title, played.header.lang, news)
     pushed = push_turn(played, mover, url, news) if notify else None
     return _text_to(played, to, text, deliver, pushed)
 
 
-def handoff(played: Game, since: int) -> sms.Handoff:
+def handoff(played: Game, since: int) -> wording.Handoff:
     """What the server played from step ``since`` for people with nothing to decide: whose
     whole turn it was (no move, or an only move), and the dice of the player now to move."""
     history, seats = played.match.history, played.header.seats
-    news, moved = sms.Handoff(), {}  # seat -> whether a turn of theirs played an only move
+    news, moved = wording.Handoff(), {}  # seat -> whether a turn of theirs played an only move
     start = since
     for step in range(since, len(history) + 1):
         if step < len(history) and history[step][1] == history[start][1]:
@@ -84,7 +85,7 @@ def handoff(played: Game, since: int) -> sms.Handoff:
 
 
 def push_turn(played: Game, mover: str | None, url: str,
-              news: sms.Handoff) -> tuple[sms.Delivery, bool] | None:
+              news: wording.Handoff) -> tuple[Delivery, bool] | None:
     """The notification that it is their turn, to the player to move, if they have a push
     subscription: (what became of it, whether they want the texts too). None when there is
     nothing to push to (no subscription, no VAPID key, no PUBLIC_URL: a link built from a
@@ -116,7 +117,7 @@ def push_turn(played: Game, mover: str | None, url: str,
 
 
 def _text_to(played: Game, to: Seat, text: str, deliver: bool,
-             pushed: tuple[sms.Delivery, bool] | None = None) -> dict:
+             pushed: tuple[Delivery, bool] | None = None) -> dict:
     """Text ``to`` (when ``deliver`` and their number is known: through the outbox, once for
     this step of the game), or say how to send it. ``pushed``: the notification sent them
     first (``push_turn``), and whether they want the texts too: without, they are texted only
@@ -129,16 +130,16 @@ def _text_to(played: Game, to: Seat, text: str, deliver: bool,
         if push is not None and push.status == "sent" and delivery.status != "sent":
             delivery = push  # the text didn't go (or wasn't needed): the notification did
     else:
-        delivery = push or sms.Delivery("not-sent")
+        delivery = push or Delivery("not-sent")
     return {
         "to": to.name,
         "text": text,
         "status": delivery.status,
         "error": i18n.say(delivery.error) if delivery.error else None,
-        "sms_href": sms.sms_href(to.phone, text),
+        "sms_href": compose_links.sms_href(to.phone, text),
         # WhatsApp's click-to-chat address; ``whatsapp``: the player chose it (the page offers
         # it first); ``channel``: how the server sent it ("sms", "whatsapp"; None: it didn't).
-        "whatsapp_href": sms.whatsapp_href(to.phone, text),
+        "whatsapp_href": compose_links.whatsapp_href(to.phone, text),
         "whatsapp": to.whatsapp,
         "channel": delivery.channel if delivery.status == "sent" else None,
         # Whether their phone was notified (``channel`` is "push" when nothing else went).
@@ -146,7 +147,7 @@ def _text_to(played: Game, to: Seat, text: str, deliver: bool,
     }
 
 
-def outbox_send(played: Game, phone: str, text: str, whatsapp: bool = False) -> sms.Delivery:
+def outbox_send(played: Game, phone: str, text: str, whatsapp: bool = False) -> Delivery:
     """Text (or, for a player who chose it, send by WhatsApp) through the outbox, for this step
     of the game. The game has moved on already when this runs: a store that fails now costs
     the text (sent by hand), not the turn."""
@@ -154,4 +155,4 @@ def outbox_send(played: Game, phone: str, text: str, whatsapp: bool = False) -> 
         return outbox().send(played.header.seed, len(played.match.steps), phone, text,
                              whatsapp, played.header.lang)
     except StoreUnavailable:
-        return sms.Delivery("failed", error=sms.SERVICE_DOWN)
+        return Delivery("failed", error=twilio_send.SERVICE_DOWN)
