@@ -253,7 +253,7 @@ def test_a_room_s_preview_names_who_rolled_since_everyone_reads_it():
     assert "You rolled" not in said["description"]
 
 
-def test_a_new_game_s_description_names_its_players(client):
+def test_a_new_game_nobody_has_rolled_in_names_its_players_alone(client):
     played = game_of("ludo", [("Ana", 0), ("Ben", 2)], options=table_options("ludo", 2))
     meta = head_of(fetch(client, f"/g/{played.token()}")).meta
     first = played.header.seats[played.match.turn].name
