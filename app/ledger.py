@@ -5,8 +5,8 @@ back" is never lost.
 One entry per game, under its seed: the newest link (the token itself, to tell it from older
 ones and to answer a repeated request with the same link, never shown to the holder of an older
 one), its step and
-seat to move, the link and request it was made from, who made it (a digest of the browser's
-``device`` cookie), when it first reached its player, the players who said "I'm back" since,
+seat to move, the link and request it was made from, who made it and who made the game (digests
+of the browser's ``device`` cookie), when it first reached its player, the players who said "I'm back" since,
 and the decisions of its turn in progress that a roll shown has fixed.
 The game itself stays in the link: losing this entry loses no game, and every write is a
 compare-and-swap on the entry's version, so of two requests racing from one link exactly one
@@ -96,6 +96,11 @@ class Standing:
         made it when nobody did."""
         return self.known and self.data.get("by") == (digest(device) if device else None)
 
+    def game_made_by(self, device: str | None) -> bool:
+        """Whether the browser ``device`` made the game (its first link): the host's phone,
+        which a finished Ludo game offers the rematch."""
+        return device is not None and self.data.get("made") == digest(device)
+
     @property
     def opened(self) -> float | None:
         """When this (current) link first reached its player: texted, or opened by another
@@ -151,7 +156,8 @@ class Ledger:
         """Record a new game's first link (of ``seats``), made by ``device`` (whose opening it
         isn't an arrival); ``room``: the game is played in that live room, not by links."""
         first = Standing("game#" + seed.hex(), token, step, turn, None, seats)
-        data = dict(self._newest(first), by=digest(device) if device else None)
+        by = digest(device) if device else None
+        data = dict(self._newest(first), by=by, made=by)
         if room:  # its links must stay read-only as long as any could be around
             data["room"] = room
         return self._write(first, data, ENTRY_DAYS if room else BEGIN_DAYS)
@@ -172,7 +178,8 @@ class Ledger:
         ``applied`` ones (said since the link was read) wait for the new link."""
         data = {"token": token, "step": step, "turn": turn, "from": standing.link, "ask": ask,
                 "start": start, "by": digest(device) if device else None, "opened": None,
-                "backs": [seat for seat in standing.backs if seat not in applied]}
+                "backs": [seat for seat in standing.backs if seat not in applied],
+                "made": standing.data.get("made")}
         if seats is not None:
             data["seats"] = seats
         return self._write(standing, data)

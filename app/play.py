@@ -93,7 +93,7 @@ class Game:
         """Roll (at a chance node) or play the legal move at ``index``."""
         return self.match.step(index)
 
-    def play_turn(self, seat: int, steps: list, now: float | None = None) -> bool:
+    def play_turn(self, seat: int, steps: list, now: float | None = None, watch=None) -> bool:
         """Play a player's steps: ``"roll"``, a move ``{"from", "to", "values"}`` (rule-set
         places, as the API lists them), and at a claim point ``{"claim": ticket}`` (checked
         against the clock, ``now``), ``{"claimed": receipt}`` or ``"miss"``. Every step is
@@ -101,7 +101,8 @@ class Game:
         Game: its link is unchanged). ``turn_steps`` lists the steps played, each ticket
         replaced by its receipt.
 
-        Returns True when the turn is over (the next seat is to roll, or the game ended).
+        Returns True when the turn is over (the next seat is to roll, or the game ended);
+        ``watch`` is called after every step, as in ``play_bots``.
         """
         if self.over:
             raise TurnError(N_("This game is over."))
@@ -119,6 +120,8 @@ class Game:
             else:
                 self.match.play(self._index_of(step))
             self.turn_steps.append(step)
+            if watch:
+                watch(self.match)
         return self.over or self.match.turn != seat
 
     def fixed(self, start: int) -> list[tuple[int, int]]:
@@ -152,11 +155,13 @@ class Game:
                 said.append(kind)  # "roll" or "miss"
         return said
 
-    def play_forced(self, seat: int) -> bool:
+    def play_forced(self, seat: int, watch=None) -> bool:
         """The rest of ``seat``'s turn that has no alternative, played for them as ``hand_on``
         does, the steps added to ``turn_steps``; returns True when the turn is over."""
         match = self.match
         while match.turn == seat and self._forced_step():
+            if watch:
+                watch(match)
             kind, _, move = match.history[-1]
             self.turn_steps.append("roll" if kind == "roll" else
                                    {"from": move.src, "to": move.dst, "values": list(move.values)})

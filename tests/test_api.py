@@ -986,7 +986,10 @@ def test_the_last_turn_shows_placings_and_medals_and_offers_the_host_the_final_l
     assert [s["won"] for s in final["seats"]] == [won[i] for i in range(4)]
     message = final["message"]
     assert message["status"] == "game-over" and message["to"] == "Dev"
-    assert message["text"].endswith(final["url"] + "?host=1")
+    # The host's link: the final one with its key, where the rematch is theirs alone.
+    assert message["url"].startswith(final["url"] + "?host=") and len(message["url"]) > \
+        len(final["url"]) + 6
+    assert message["text"].endswith(message["url"])
     assert message["sms_href"].startswith("sms:+14155550177?&body=")
     from app.wording import gsm7_length
     assert gsm7_length(message["text"]) is not None

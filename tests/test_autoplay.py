@@ -199,3 +199,62 @@ def test_a_game_of_people_by_link_texts_only_the_turns_with_a_decision(client, g
     by_hand = link_game(client, game, 4, autoplay=False)
     assert by_hand["hand_offs"] == by_hand["player_turns"]
     assert made["hand_offs"] <= 0.7 * made["player_turns"]
+
+
+def test_a_turn_that_comes_back_to_its_sender_goes_to_nobody(client, twilio, monkeypatch):
+    # Three people, every one with a number (one by WhatsApp), the early game: the others' turns
+    # often pass with no 6 to come out on, and the next decision is the sender's own again.
+    import itertools
+
+    import app.play
+
+    drawn = itertools.count(1)
+    monkeypatch.setattr(app.play.secrets, "token_bytes",
+                        lambda size: next(drawn).to_bytes(size, "big"))
+    twilio.whatsapp_senders.add("whatsapp:+15005550006")
+    monkeypatch.setenv("TWILIO_WHATSAPP_FROM", "whatsapp:+15005550006")
+    body = {"game": "ludo", "settings": {"capacity": 3},
+            "players": [{"name": n, "color": c, "phone": f"+1415555010{i}", "whatsapp": i == 0}
+                        for i, (n, c) in enumerate(zip(NAMES, TABLES["ludo"][:3]))]}
+    view = client.post("/api/games", json=body).json
+    came_back = handed_on = 0
+    for _ in range(60):
+        sender = view["turn"]
+        steps, _ = first_choice(client, view)
+        before = len(twilio.requests)
+        view = client.post(f"/api/games/{view['token']}/turn",
+                           json={"seat": sender, "steps": steps}).json
+        if view["phase"] == "over":
+            break
+        if view["turn"] == sender:  # nobody else had a decision
+            came_back += 1
+            assert twilio.requests[before:] == []  # no text, no WhatsApp
+            assert view["message"]["status"] == "not-sent" and not view["message"]["pushed"]
+        elif view["message"]["status"] != "limited":  # (six texts an hour to a number)
+            handed_on += 1
+            assert len(twilio.requests[before:]) == 1
+    assert came_back and handed_on
+
+
+def test_a_turn_s_events_tell_every_step_the_automatic_ones_too(client):
+    # A Ludo 6 moved: the roll after it is the server's (nothing to decide), and the turn's
+    # events say it with its dice, as the feed tells it.
+    for number in range(300):
+        game = Game.new("ludo", [link.Seat(n, i) for i, n in enumerate(NAMES[:3])], KEYS,
+                        seed=number.to_bytes(8, "big"))
+        game.hand_on()
+        token, seat = game.token(), game.match.turn
+        if game.match.phase != "move" or game.match.history[-1] != ("roll", seat, (6,)):
+            continue
+        first = client.get(f"/api/games/{token}").json
+        move = first["legal"][0]
+        step = {k: move[k] for k in ("from", "to", "values")}
+        after = client.post(f"/api/games/{token}/moves",
+                            json={"seat": seat, "steps": [step]}).json
+        events = after["turn_events"]
+        assert len(events) == len(after["turn_steps"]) >= 2
+        assert events[0]["kind"] == "move" and events[0]["said"] == move["said"]
+        assert events[1] == {**events[1], "kind": "roll", "seat": seat, "forced": True}
+        assert events[1]["dice"] == after["last_roll"] or len(events) > 2
+        return
+    raise AssertionError("no seed found")

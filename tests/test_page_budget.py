@@ -179,13 +179,27 @@ RESULTS_JS = """() => [...document.querySelectorAll('#results *')]
                e.tagName === 'OPTION' ? e.selected : ''])"""
 
 
-@pytest.mark.parametrize("query", ["", "?host=1&lang=es"])
+GAME = play_random("ludo", 3, "budget", 0, KEYS)  # a finished Ludo game of three
+
+
+def host_key(game: Game) -> str:
+    """The key of the host's link, where the rematch is (app/web/bookkeeping.py)."""
+    from app.web.bookkeeping import host_key as key
+
+    return key(game, KEYS.signing[-1])
+
+
+def finished_game(server, query: str = "") -> str:
+    return server.game_url(GAME.token()) + query
+
+
+@pytest.mark.parametrize("host", [False, True])
 def test_a_finished_ludo_game_s_results_come_with_the_page_as_the_script_draws_them(
-        server, browser, query):
+        server, browser, host):
     """The results above the board are sent with the page, so they are there from the first
     paint: the same places, medals, table and rematch as the script draws (a guest's "I'm
-    Ana", the host's Rematch), in the page's language."""
-    url = server.game_url(play_random("ludo", 3, "budget", 0, KEYS).token()) + query
+    Ana", the host's Rematch on their link), in the page's language."""
+    url = finished_game(server, f"?host={host_key(GAME)}&lang=es" if host else "")
     drawn = []
     for script in (False, True):
         context = browser.new_context(viewport=PHONE, java_script_enabled=script)
@@ -200,7 +214,7 @@ def test_a_finished_ludo_game_s_results_come_with_the_page_as_the_script_draws_t
     assert sent == scripted
     assert [row[0] for row in sent].count("TD") == 9  # three seats' gold, silver, bronze
     shown = [row[4] for row in sent]
-    assert ("Revancha" in shown and "1.º" in shown) if query else "I'm Ana" in shown, shown
+    assert ("Revancha" in shown and "1.º" in shown) if host else "I'm Ana" in shown, shown
 
 
 @pytest.mark.parametrize("path", ["/", "/rules/parcheesi", "/rules/ludo", "/whats-new"])
@@ -226,8 +240,7 @@ SMALL_JS = """() => [...document.querySelectorAll('a, button, select, input, sum
 def test_every_control_is_a_thumb_s_width(server, browser, where):
     url = {"home": server.url + "/",
            "game": server.game_url(a_turn_played("ludo", 4).token()),
-           "finished": server.game_url(play_random("ludo", 3, "budget", 0, KEYS).token()) +
-           "?host=1"}[where]
+           "finished": finished_game(server, f"?host={host_key(GAME)}")}[where]
     page = visit(browser, url, f"controls: {where}")["page"]
     page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     if where == "finished":

@@ -10,6 +10,9 @@ shown before the choices that come before it are recorded (``fix``).
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import secrets
 import threading
 
@@ -18,7 +21,7 @@ from flask import current_app, request
 from app.ledger import Ledger, Standing
 from app.outbox import Limits, Outbox
 from app.play import Game
-from app.store import Store, open_store
+from app.store import Store, StoreUnavailable, open_store
 from app.web.parse import MovedOn, RollShown, message
 
 DEVICE_COOKIE = "device"
@@ -99,6 +102,28 @@ def give_device(response):
                             max_age=DEVICE_DAYS * 24 * 3600, samesite="Lax", httponly=True,
                             secure=request.is_secure)
     return response
+
+
+# -- the host of a finished Ludo game: their link, or the browser that made the game -------------
+
+def host_key(played: Game, signing: bytes | None = None) -> str:
+    """The key in the host's link (``?host=``, where the rematch is): signed for this game, so
+    another phone can't write it; by the newest signing key unless told."""
+    signing = signing or current_app.config["KEYS"].signing[-1]
+    mac = hmac.digest(signing, b"boardpass/host" + played.header.seed, hashlib.sha256)
+    return base64.urlsafe_b64encode(mac[:12]).decode()
+
+
+def host_here(played: Game, key: str | None) -> bool:
+    """Whether this page is the host's: opened by the host's link (``key``, from any signing
+    key, as links rotate) or in the browser that made the game."""
+    if key and any(hmac.compare_digest(key, host_key(played, signing))
+                   for signing in current_app.config["KEYS"].signing):
+        return True
+    try:
+        return standing_of(played, "").game_made_by(device())
+    except StoreUnavailable:
+        return False
 
 
 # -- the newest link (app/ledger.py): only it plays -----------------------------------------------

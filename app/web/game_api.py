@@ -70,8 +70,11 @@ def moves(token):
     ``turn_steps`` are the steps to send next time (claim tickets swapped for receipts); at a
     claim point ``claim`` holds the ticket that claims the re-roll, good for a few seconds.
     """
-    played, standing, done = _play(token, json_body())
-    view = with_link(game_view(played, token, lang=i18n.page_lang()), token)  # still this link
+    played, standing, done, recorder = _play(token, json_body(), record=True)
+    start = len(played.match.steps) - len(played.turn_steps)
+    # Still this link; its replay from the turn's start tells the turn's steps (turn_events).
+    view = with_link(game_view(played, token, recorder, start, i18n.page_lang()), token)
+    view["turn_events"] = view.pop("replay")["events"]
     fill_deadline(view, played, standing)
     view["turn_over"] = done
     view["turn_steps"] = played.turn_steps
@@ -88,7 +91,7 @@ def finish(token):
     ``lang`` changes it), and text it to the next human when we can."""
     data = json_body()
     ask = request_digest("turn", data)
-    played, standing, done = _play(token, data, ask)
+    played, standing, done, _ = _play(token, data, ask)
     if done is None:  # the very same turn, sent again: the same answer, nothing sent again
         return jsonify(answer_again(standing, played.header.seats[data["seat"]].name))
     if not done:
@@ -224,32 +227,33 @@ def rematch(token):
     return jsonify(body), 201
 
 
-def _play(token: str, data: dict, ask: str | None = None):
+def _play(token: str, data: dict, ask: str | None = None, record: bool = False):
     """Play a turn's steps on the link (only its newest link plays); returns the game, the
-    link's standing, and whether the turn is over (None: ``ask`` repeats the request that
-    moved this game on, and nothing was played)."""
+    link's standing, whether the turn is over (None: ``ask`` repeats the request that moved
+    this game on, and nothing was played), and with ``record`` the pieces after every step
+    (``Recorder``: what the turn's steps did, for the feed)."""
     seat, steps = data.get("seat"), data.get("steps", [])
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise BadRequest(message("playing_seat"))
     if not isinstance(steps, list) or len(steps) > 200:
         raise BadRequest(message("steps"))
-    played, _ = load(token, keys())
+    played, recorder = load(token, keys(), record)
     i18n.use_table_lang(played.header.lang)
     if not 0 <= seat < len(played.header.seats):
         raise BadRequest(message("no_seat"))
     standing = current_standing(played, token, ask)
     if not standing.current:
-        return played, standing, None
+        return played, standing, None, recorder
     played = with_backs(played, standing)
     if not played.over and played.match.turn != seat:
         raise WrongSeat(message("not_your_turn", turn=played.header.seats[played.match.turn].name,
                                 seat=played.header.seats[seat].name))
     if played.header.seats[seat].bot:
         raise WrongSeat(message("bot_seat", name=played.header.seats[seat].name))
-    done = played.play_turn(seat, steps, now=now())
+    done = played.play_turn(seat, steps, now=now(), watch=recorder)
     if not done and not played.header.by_hand:
-        done = played.play_forced(seat)
-    return played, fix(standing, played), done
+        done = played.play_forced(seat, recorder)
+    return played, fix(standing, played), done, recorder
 
 
 def forced_steps(played: Game) -> list[int]:

@@ -6,12 +6,14 @@ carries the answer asks the API for nothing more: it happens once per arrival.
 
 from __future__ import annotations
 
+from flask import request
+
 from app import i18n
 from app.ledger import request_digest
 from app.link import LANGUAGES
 from app.play import Game
 from app.store import StoreUnavailable
-from app.web.bookkeeping import device, ledger, standing_of, to_move, with_backs
+from app.web.bookkeeping import device, host_here, ledger, standing_of, to_move, with_backs
 from app.web.texting import send_link
 from app.web.turns import (fill_deadline, humans_played, keys, moved_on, now, with_lang,
                            with_link)
@@ -22,7 +24,9 @@ def read_game(token: str, since: int | None = None, invite: bool = False,
               asked_lang: str | None = None) -> dict:
     """The game at this link, with the turns since the viewer's own last one (or since step
     ``since``). ``invite``: the creator's page, before the first link is sent (its words to
-    send); ``asked_lang``: the language the viewer's page asks for (``?lang=``)."""
+    send); ``asked_lang``: the language the viewer's page asks for (``?lang=``). A finished Ludo
+    game says whether this is its host (``host_here``: the host's link, its ``?host=`` key, or
+    the browser that made the game), whose page offers the rematch."""
     played, recorder = load(token, keys(), record=True)
     i18n.use_table_lang(played.header.lang)
     since = None if since is None else min(since, len(played.match.steps))
@@ -57,6 +61,8 @@ def read_game(token: str, since: int | None = None, invite: bool = False,
     body["moved_on"] = None if current else moved_on(standing)
     body["room"] = standing.room if standing is not None else None
     body["fixed_steps"] = fixed_steps(token, standing) if standing and current else []
+    if played.over and played.header.game == "ludo":  # the rematch is offered to the host only
+        body["host_here"] = host_here(played, request.args.get("host"))
     if invite:
         body["message"] = send_link(played, None, body["url"], deliver=False)
     return body

@@ -18,7 +18,7 @@ from app.engine.games import TITLES
 from app.link import Seat
 from app.play import Game
 from app.store import StoreUnavailable
-from app.web.bookkeeping import outbox, pusher, subscriptions
+from app.web.bookkeeping import host_key, outbox, pusher, subscriptions
 
 
 def may_text(played: Game, known: set) -> bool:
@@ -47,9 +47,11 @@ def send_link(played: Game, mover: str | None, url: str, deliver: bool = True,
         # Nobody is texted; the page offers the host the final link (their rematch is there).
         host = played.header.seats[played.header.host]
         winner = played.header.seats[played.state.winner].name
-        text = wording.results_message(winner, host.name, url + "?host=1",
-                                       TITLES[played.header.game], played.header.lang)
+        hosts = f"{url}?host={host_key(played)}"  # their link: the rematch is theirs alone
+        text = wording.results_message(winner, host.name, hosts, TITLES[played.header.game],
+                                       played.header.lang)
         return {"to": host.name, "text": text, "status": "game-over", "error": None,
+                "url": hosts,
                 "sms_href": compose_links.sms_href(host.phone, text),
                 "whatsapp_href": compose_links.whatsapp_href(host.phone, text),
                 "whatsapp": host.whatsapp, "channel": None, "pushed": False}

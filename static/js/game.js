@@ -8,9 +8,9 @@ import { chancesAfter, chancesAt, markDecision, showChances, showGameReview } fr
 import { soundSwitch } from "./motion.js";
 import { offerNotifications } from "./notify.js";
 import {
-  HOP_MS, MEDALS, SPEED_KEY, TEXT, addFeed, botSpeed, finishReplay, isBot, isLudo, knock,
-  lastTurn, nameOf, offerMoves, outcomeLines, replay, rollDice, said, say, seatsColors,
-  seatsNames, sentBack, showDice, startMove, useBoard,
+  HOP_MS, MEDALS, SPEED_KEY, TEXT, addFeed, botSpeed, eventLines, finishReplay, isBot, isLudo,
+  knock, lastTurn, nameOf, offerMoves, replay, rollDice, said, say, seatsColors, seatsNames,
+  showDice, startMove, useBoard,
 } from "./table.js";
 
 const app = document.getElementById("app");
@@ -26,12 +26,13 @@ let busy = false;
 let claimTicket = null;  // the re-roll claim window being timed (see armClaim)
 
 const params = new URLSearchParams(location.search);
-let turnLines = [];     // feed lines for this turn's steps (captures, the goal), by step index
-let turnLabels = [];    // this turn's moves as the feed tells them, by step index (once it is sent)
+let turnEvents = [];    // this turn's steps as the server tells them (rolls, moves, re-rolls)
 let finalView = null;   // a finished game's last link, once there is one (Ludo's rematch)
 let turnSent = false;   // this page's turn is sent: the page is done
 let movedOn = null;     // the server says the game has moved on from this link: read-only
-let hostHere = !!params.get("host");  // the page is the host's (a finished game's rematch)
+let hostHere = false;   // the page is the host's, the server says (a finished game's rematch)
+let sender = null;      // the seat whose turn this page sent: the next link may be theirs again
+let hostAsked = false;  // "I'm Ana" was tapped here, not the host's page: it asks for their link
 let sizeChosen = false;  // the host picked the rematch's table size: kept as the results redraw
 
 // The one person at a table of bots (null when several people play).
@@ -110,21 +111,10 @@ async function submit(newSteps, restoring = false, flight = null) {
   let failure = null;
   try {
     const next = await call(app.dataset.moves, { seat: base.turn, steps: newSteps });
-    const before = view;
-    knock(flight, before.pieces, next.pieces, base.turn);
-    const oneMore = newSteps.length === steps.length + 1;
+    knock(flight, view.pieces, next.pieces, base.turn);
     steps = (next.turn_steps || newSteps).map(plainStep);
     forced = new Set(next.turn_forced || []);
-    turnLines = turnLines.slice(0, oneMore ? steps.length - 1 : steps.length);
-    turnLabels = turnLabels.slice(0, turnLines.length);
-    const last = steps[steps.length - 1];
-    if (oneMore && last && last.from !== undefined) {
-      const move = before.legal.find((m) => m.from === last.from && m.to === last.to &&
-        m.values.join() === last.values.join());
-      if (move) turnLabels[steps.length - 1] = move.said;
-      turnLines[steps.length - 1] = outcomeLines(next, base.turn, last.to,
-        sentBack(before.pieces, next.pieces, base.turn), before.pieces[base.turn]);
-    }
+    turnEvents = next.turn_events || [];
     view = next;
     selected = null;
   } catch (error) {
@@ -268,29 +258,26 @@ function undoTo() {
   return last;
 }
 
-// This turn's own re-rolls, claimed or let go, and what its moves did (pieces sent home, the
-// goal), at the top of the feed. Once the turn is `sent` (the new link), its lines stay and
-// name its moves too, and the person's choices among them are reviewed.
+// This turn's steps at the top of the feed, in the server's words as every phone's replay
+// tells them: rolls, moves and what they did (pieces sent home, the goal), re-rolls, the steps
+// played for the player marked automatic. Once the turn is `sent` (the new link), its lines
+// stay, and the person's choices among its moves are reviewed.
 function showTurnFeed(sent = null) {
   for (const node of document.querySelectorAll("#feed li.now")) node.remove();
-  const who = nameOf(base, base.turn);
   const decided = new Set(sent ? sent.decisions.map(([step]) => step) : []);
-  const line = (text) => {
-    const item = addFeed(text, base.seats[base.turn].color);
-    if (!sent) item.classList.add("now");
-    return item;
-  };
-  steps.forEach((s, i) => {
-    if (s === "miss" || s.claimed !== undefined) line(TEXT.reroll(who, s !== "miss"));
-    const step = base.steps + i;  // in the game
-    if (sent && s.from !== undefined && (turnLabels[i] || decided.has(step))) {
-      // A move taken before a reload has no label here: its review brings it.
-      const item = line(turnLabels[i] || `${who}: …`);
-      if (decided.has(step)) {
-        markDecision(item, sent, step, (r) => { item.textContent = r.said; });
+  turnEvents.forEach((event, i) => {
+    const items = eventLines(view, event).map((text) => {
+      const item = addFeed(text, base.seats[base.turn].color);
+      if (!sent) item.classList.add("now");
+      if (event.forced) {
+        item.classList.add("forced");
+        item.dataset.tag = TEXT.forcedTag();
+        item.title = TEXT.forcedWhy();
       }
-    }
-    for (const text of turnLines[i] || []) line(text);
+      return item;
+    });
+    const step = base.steps + i;  // in the game
+    if (event.kind === "move" && decided.has(step)) markDecision(items[0], sent, step);
   });
 }
 
@@ -380,7 +367,7 @@ async function playForAbsent() {
     busy = false;
     $("absent").disabled = false;
   }
-  if (next) await showPlayed(next);  // played: the replay only shows it (as after send)
+  if (next) await showPlayed(next, []);  // played: the replay only shows it (as after send)
 }
 
 // The game went on to a new link (a turn sent, played for someone, or a player back): keep it,
@@ -389,23 +376,29 @@ function wentOn(next, hide) {
   remember(next);
   turnSent = true;
   for (const id of hide) $(id).hidden = true;
-  // Back to this page's player (the others are bots): a reload opens their new link, not the
-  // one just played on (older now, read-only).
-  const solo = soloHuman(next);
-  const mine = solo !== null && next.turn === solo && next.phase !== "over";
+  // Back to this page's player (nobody else had a decision): a reload opens their new link,
+  // not the one just played on (older now, read-only).
+  const mine = comesBack(next);
   history.replaceState(null, "", (mine ? new URL(next.url).pathname : location.pathname)
     + location.search);
 }
 
+// Whether the next link is this page's sender's again: nobody else had a decision (the others
+// are bots, or their turns played themselves), so nobody is sent it.
+function comesBack(next) {
+  return sender !== null && next.turn === sender && next.phase !== "over";
+}
+
 // What the server played once a turn was sent (the bots' turns, or a turn played for an absent
 // player): replayed (not a whole ending the bots played out alone: the results say so), then
-// where the link goes.
-async function showPlayed(next) {
+// where the link goes. The dice left are `ours` (the sender's last roll): never the roll the
+// next player's link opens with.
+async function showPlayed(next, ours) {
   if (next.replay && next.replay.events.length) {
     if (!next.simulated) await tapEnds(replay(next.replay, next, (step) => pills(next, step)));
     board.place(next.pieces, seatsColors(next), seatsNames(next),
       next.phase === "over" ? null : next.turn);
-    showDice(next.last_roll);
+    showDice(ours);
   }
   pills(next, next.steps);
   showSend(next);
@@ -444,13 +437,14 @@ async function send() {
   busy = true;
   $("send").disabled = true;
   let next = null;
+  const ours = view.last_roll;
   try {
     next = await call(app.dataset.turn, { seat: base.turn, steps, seats: seatChanges() });
     showTurnFeed(next);
     steps = [];
     forced = new Set();
-    turnLines = [];
-    turnLabels = [];
+    turnEvents = [];
+    sender = base.turn;
     wentOn(next, ["send", "undo"]);
     if (next.phase === "over") {
       finalView = next;
@@ -464,7 +458,7 @@ async function send() {
   }
   // The turn is sent: what the bots played after it only shows, and a tap on a button (the
   // results' Rematch) ends that replay and does what it says.
-  if (next) await showPlayed(next);
+  if (next) await showPlayed(next, ours);
 }
 
 // The turn comes back to this page's player (the others are bots, whose moves were just shown):
@@ -477,10 +471,10 @@ function goOn(next) {
   lockSeats(next);
   steps = [];
   forced = new Set();
-  turnLines = [];
-  turnLabels = [];
+  turnEvents = [];
   selected = null;
   turnSent = false;
+  sender = null;
   $("sendbox").hidden = true;
   if (next.phase === "claim") submit([]);  // the re-roll's window opens now
   else render();
@@ -516,10 +510,11 @@ function isLocal(v) { return localStorage.getItem(`boardpass:local:${v.seed}`) =
 // `creating`: the new game's first link, for its creator to send.
 function showSend(next, creating = false) {
   const msg = next.message;
-  // The next person is this one again: the others are bots (no one to send the link to).
+  // The next person is this one again: nobody else had a decision (no one to send the link
+  // to, and the server sent it nowhere); a new game's creator against the bots plays first.
   const solo = soloHuman(next);
-  const again = msg.status !== "game-over" && msg.status !== "sent" && solo !== null &&
-    next.turn === solo;
+  const again = msg.status !== "game-over" && msg.status !== "sent" &&
+    (creating ? solo !== null && next.turn === solo : comesBack(next));
   const box = $("sendbox");
   box.hidden = false;
   $("nextlink").value = next.url;
@@ -530,7 +525,7 @@ function showSend(next, creating = false) {
     $("sendmsg").textContent = TEXT.resultsHere();
   } else if (results) {
     $("sendmsg").textContent = TEXT.resultsTo(msg.to);
-    $("nextlink").value = `${next.url}?host=1`;
+    $("nextlink").value = msg.url;  // the host's link
   } else if (msg.status === "game-over") {
     $("sendmsg").textContent = TEXT.gameOver(nameOf(next, next.winner));
   } else if (msg.status === "sent") {
@@ -540,7 +535,9 @@ function showSend(next, creating = false) {
   } else if (msg.status === "failed") {
     $("sendmsg").textContent = TEXT.sendYourself(msg.error);
   } else if (again) {
-    $("sendmsg").textContent = creating ? TEXT.createdBots(msg.to) : TEXT.againAfterBots(msg.to);
+    $("sendmsg").textContent = creating ? TEXT.createdBots(msg.to)
+      : solo !== null ? TEXT.againAfterBots(msg.to)
+        : _("Nobody else had a move to choose. %(who)s, your turn again.", { who: msg.to });
   } else if (creating) {
     $("sendmsg").textContent = local ? TEXT.createdLocal(msg.to) : TEXT.created(msg.to);
   } else if (local) {
@@ -568,6 +565,9 @@ function showSend(next, creating = false) {
     $("share").hidden = false;
     $("share").onclick = () => navigator.share({ text: msg.text }).catch(() => {});
   }
+  // Back to this player: there is no link to pass on.
+  $("copy").hidden = again;
+  $("nextlink").hidden = again;
   $("copy").onclick = async () => {
     $("nextlink").select();
     try {
@@ -652,9 +652,22 @@ function showResults(v) {
   $("rematchcapacity").disabled = !final;
   $("iamhost").disabled = false;
   $("rematchnote").hidden = !final || hostHere;
-  $("rematchnote").textContent = TEXT.hostDecides(host);
-  $("iamhost").hidden = $("rematchnote").hidden;
+  $("rematchnote").textContent = hostAsked ? askHostLink(host) : TEXT.hostDecides(host);
+  $("iamhost").hidden = $("rematchnote").hidden || hostAsked;
   $("iamhost").textContent = TEXT.iAmHost(host);
+}
+
+// "I'm Ana" on a phone that isn't the host's: the rematch is on their link, or on the phone
+// that made the game, so the page asks for that.
+function askForHostLink() {
+  hostAsked = true;
+  showResults(finalView || view);
+  say($("rematchnote").textContent);
+}
+
+function askHostLink(host) {
+  return _("%(host)s, open the link with the results that was sent to you, or this page on "
+    + "the phone you made the game on: the rematch is there.", { host });
 }
 
 function medalIcon(k) {
@@ -820,7 +833,7 @@ async function start() {
   view = first;
   lockSeats(first);
   if (params.get("local")) localStorage.setItem(`boardpass:local:${first.seed}`, "1");
-  if (isLocal(first)) hostHere = true;  // one device: the host is here
+  hostHere = !!first.host_here;  // the host's link, or the browser that made the game
   movedOn = first.moved_on;
   const stale = warnIfStale(first) || !!movedOn;
   offerNotifications(first, { stale, local: isLocal(first), creating: !!params.get("new") })
@@ -885,6 +898,6 @@ if (speed) {
 }
 $("rematch").addEventListener("click", rematch);
 $("rematchcapacity").addEventListener("change", () => { sizeChosen = true; });
-$("iamhost").addEventListener("click", () => { hostHere = true; showResults(finalView || view); });
+$("iamhost").addEventListener("click", askForHostLink);
 $("addform").addEventListener("submit", addPlayer);
 start().catch((error) => say(error.message, true));
