@@ -1,6 +1,6 @@
 """pytest, for the whole tree. An engine module running compiled (``app/native.py``) has no
 docstrings to collect doctests from, and pytest would take its source for another module of
-the same name: its examples are in ``docs/``, which runs in either case."""
+the same name: tests/test_engine_doctests.py runs its examples against the source instead."""
 
 from app import native
 
