@@ -1973,11 +1973,12 @@ def test_a_finished_game_reviews_every_move_with_stats_gold_leaders_and_all_time
     # Accuracy, points lost per move, Missteps, Blunders, captures missed, luck.
     rows = [[cell.strip() for cell in row.locator("td").all_text_contents()]
             for row in box.locator("#stats tbody tr").all()]
-    luck = server.api(f"/api/games/{token}/luck")[1]["luck"]
+    luck = server.api(f"/api/games/{token}/luck")[1]
+    per_roll = [round(points / rolls, 1) for points, rolls in zip(luck["luck"], luck["rolls"])]
     assert rows[2][:5] == ["—"] * 5  # the bot's moves aren't graded; its dice have luck
-    # In points, with the unit; luckier than average with a plus sign.
-    assert all(re.fullmatch(r"[+−]?\d+\.\d points", row[5]) for row in rows), rows
-    assert [float(row[5][:-7].replace("−", "-").lstrip("+")) for row in rows] == luck
+    # In points a roll (the graph's scale), with the unit; luckier than average with a plus sign.
+    assert all(re.fullmatch(r"[+−]?\d+\.\d points a roll", row[5]) for row in rows), rows
+    assert [float(row[5][:-14].replace("−", "-").lstrip("+")) for row in rows] == per_roll
     for seat in (0, 1):
         mine = [reviews[step] for step, s in decisions if s == seat]
         good = sum(r["grade"] == "good" for r in mine)
@@ -1993,7 +1994,7 @@ def test_a_finished_game_reviews_every_move_with_stats_gold_leaders_and_all_time
     assert leads.count() >= 1
     best = [max, min, min, min, min, max]
     # Among the figures a column has: the people's, and the bot's luck.
-    numbers = [{i: float(re.sub(r"[%+]| points", "", row[c]).replace("−", "-"))
+    numbers = [{i: float(re.sub(r"[%+]| points( a roll)?", "", row[c]).replace("−", "-"))
                 for i, row in enumerate(rows) if row[c] != "—"} for c in range(6)]
     for row_index, row in enumerate(box.locator("#stats tbody tr").all()):
         for c, cell in enumerate(row.locator("td").all()):
@@ -2143,7 +2144,7 @@ def test_the_review_s_numbers_are_written_as_spanish_writes_them(server, phone):
     for row in rows[:2]:
         assert re.fullmatch(r"\d+%", row[0]), row
         assert re.fullmatch(r"\d+,\d puntos", row[1]), row
-    assert all(re.fullmatch(r"[+−]?\d+,\d puntos", row[5]) for row in rows), rows
+    assert all(re.fullmatch(r"[+−]?\d+,\d puntos por tirada", row[5]) for row in rows), rows
     labels = box.locator("#stats thead th").all_text_contents()
     assert labels == ["Jugador", "Precisión", "Pérdida por jugada", "Imprecisiones",
                       "Errores graves", "Fichas sin comer", "Suerte"]

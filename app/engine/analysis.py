@@ -431,14 +431,15 @@ def _close(best: bytearray, other: bytearray, budget: int) -> bool:
 
 # -- what a move missed ----------------------------------------------------------------------------
 
-# Per game, what a worse move can miss against the best one, in a player's words.
+# Per game, what a worse move can miss against the best one, in a player's words: each reads
+# after "Missed:" (what the best move does and this one doesn't).
 REASONS = {
     "parcheesi": {
         "capture": N_("a capture (and its 20 bonus)"),
         "home": N_("getting a pawn Home (and its 10 bonus)"),
         "out": N_("bringing a pawn out of the nest"),
         "blockade": N_("a blockade"),
-        "danger": N_("a pawn left in danger"),
+        "danger": N_("keeping its pawns out of a rival's reach"),
     },
     "red-arse": {
         "capture": N_("a kill"),
@@ -447,13 +448,13 @@ REASONS = {
         "corner": N_("a re-roll corner"),
         "shortcut": N_("the back-past-start shortcut"),
         "center": N_("the center hole"),
-        "danger": N_("a marble left in danger"),
+        "danger": N_("keeping its marbles out of a rival's reach"),
     },
     "ludo": {
         "capture": N_("a capture"),
         "home": N_("getting a piece to the goal"),
         "out": N_("bringing a piece out"),
-        "danger": N_("a piece left in danger"),
+        "danger": N_("keeping its pieces out of a rival's reach"),
     },
 }
 

@@ -181,7 +181,8 @@ def review_step(token):
 
 def _review_view(played: Game, step: int, state, answer: dict) -> dict:
     """A kept review (the engine's figures for each option) in this request's words: each
-    option's move and what it missed next to the best."""
+    option's move and what it missed next to the best, and where the pieces stood (``pieces``,
+    as a game's view gives them: the page draws the better move there)."""
     lang, rules = i18n.page_lang(), played.rules
     seat = played.header.seats[state.turn]
     moves = rules.legal_moves(state)
@@ -197,4 +198,6 @@ def _review_view(played: Game, step: int, state, answer: dict) -> dict:
                                   for key in o["missed"]])
                     for o in options],
         "not_graded": [o["index"] for o in options if o["grade"] is None],
+        "pieces": [[] if seat in getattr(state, "out", ()) else list(pos)
+                   for seat, pos in enumerate(state.pos)],  # a Ludo seat still out: none
         "playouts": sum(o["playouts"] for o in options)}

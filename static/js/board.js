@@ -14,7 +14,9 @@ export function el(name, attrs = {}, parent = null) {
 }
 
 export class Board {
-  constructor(svg, layout) {
+  // `taps`: the page's board, where taps go (tapTarget); a picture of a position (the review's)
+  // takes none.
+  constructor(svg, layout, { taps = true } = {}) {
     this.svg = svg;
     this.layout = layout;
     this.home = layout.home_progress;  // null when pieces never share a Home spot (Red Arse)
@@ -26,7 +28,8 @@ export class Board {
     // The arrows' lines are hidden inside the landing rings (a black circle per ring, drawn
     // by showMoves), so a ring's middle shows what is there, not a line end.
     const [vx, vy, vw, vh] = layout.view;
-    this.mask = el("mask", { id: "spotmask", maskUnits: "userSpaceOnUse", x: vx, y: vy,
+    this.maskId = taps ? "spotmask" : `spotmask-${svg.id}`;  // one id per page
+    this.mask = el("mask", { id: this.maskId, maskUnits: "userSpaceOnUse", x: vx, y: vy,
       width: vw, height: vh }, defs);
     this.drawBoard();
     this.arrowLayer = el("g", { class: "arrows" }, svg);
@@ -42,7 +45,7 @@ export class Board {
     this.plates = new Map();  // where each color's name and pill go, by name width (plate)
     this.describe = null;  // (name, color index, piece, progress) -> a piece in words, or null
     this.clearMoves();
-    current = this;  // the board taps go to (tapTarget)
+    if (taps) current = this;  // the board taps go to (tapTarget)
   }
 
   fillOf(name) {
@@ -368,7 +371,7 @@ export class Board {
     for (const { points, dim, key } of arrows) {
       const cls = dim ? " dim" : "";
       el("polyline", { points: points.map((pt) => pt.join(",")).join(" "), class: `arrow${cls}`,
-        mask: "url(#spotmask)" }, this.arrowLayer);
+        mask: `url(#${this.maskId})` }, this.arrowLayer);
       const back = (spots.has(key) ? spots.get(key).r : SPOT_R) + SPOT_CLEAR;
       el("polygon", { points: arrowhead(points, back), class: `arrowhead${cls}` },
         this.arrowLayer);
@@ -384,6 +387,21 @@ export class Board {
       const d = `M${x - r},${y}h${t}M${x + r},${y}h${-t}M${x},${y - r}v${t}M${x},${y + r}v${-t}`;
       el("path", { d, class: "reticle" }, this.spotLayer);
       activate(node, () => onSpot(spot.moves));
+    }
+  }
+
+  // Moves drawn, not offered: each `{ move, kind }` an arrow along its path to a ring where it
+  // ends, classed by `kind` (the review's "better" move and the one "played"), for color `c`.
+  showPlay(moves, c) {
+    this.clearMoves();
+    for (const { move, kind } of moves) {
+      const points = this.pathPoints(move, c);
+      const [x, y] = points[points.length - 1];
+      el("circle", { cx: x, cy: y, r: SPOT_R, class: `target ${kind}` }, this.spotLayer);
+      el("polyline", { points: points.map((pt) => pt.join(",")).join(" "),
+        class: `arrow ${kind}` }, this.arrowLayer);
+      el("polygon", { points: arrowhead(points, SPOT_R + SPOT_CLEAR),
+        class: `arrowhead ${kind}` }, this.arrowLayer);
     }
   }
 

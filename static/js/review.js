@@ -15,7 +15,7 @@
 // here, from the reviews as they come in.
 
 import { N_, _, lang } from "./i18n.js";
-import { seatLabel } from "./board.js";
+import { Board, seatLabel } from "./board.js";
 
 const GRADES = { good: N_("Good"), misstep: N_("Misstep"), blunder: N_("Blunder") };
 const TEXT = {
@@ -29,6 +29,8 @@ const TEXT = {
   missed: (what) => _("Missed: %(what)s", { what }),
   and: (list, last) => _("%(list)s and %(last)s", { list, last }),
   points: (points) => _("%(points)s points", { points }),
+  luck: (points) => _("%(points)s points a roll", { points }),
+  board: () => _("The better move on the board, and faint the move played, where the pieces stood."),
   axis: () => _("Turns"),
   turn: (k, total) => _("Turn %(turn)s of %(total)s", { turn: k, total }),
   after: () => _("Chance to win after it:"),
@@ -172,34 +174,45 @@ async function ask() {
 // -- move review ------------------------------------------------------------------------------
 
 // The review of the person's decision at `step` of the game `v`, as the page keeps it: the move
-// played (label, its feed line `said`, grade, points lost, what it missed next to the best) and
-// the best move's label.
+// played (label, its feed line `said`, grade, points lost, what it missed next to the best),
+// the best move's label, and where the pieces stood with both moves (the review's board).
 // A move the server's budget didn't reach has a null grade and loss ("not graded"); the server
 // grades the move played first, so that is rare.
 export function reviewOf(v, step) {
   return once(`boardpass:review:${gameKey(v)}:${step}`,
-    (kept) => kept && kept.lang === lang && kept.said,
+    (kept) => kept && kept.lang === lang && kept.said && "pieces" in kept,
     async () => {
       const r = await getJSON(`/api/games/${v.token}/review?step=${step}&lang=${lang}`);
       const played = r.options.find((o) => o.index === r.played);
       const best = r.options.find((o) => o.index === r.best);
       return { lang, step: r.step, seat: r.seat, grade: played.grade, loss: played.loss,
         label: played.label, said: played.said, best: best.label, reasons: played.reasons,
-        missed: played.missed || [] };
+        missed: played.missed || [], pieces: r.pieces || null,
+        moves: { played: drawn(played), best: drawn(best) } };
     });
 }
 
-// Each player's luck over the game `v` (its link), in points of chance to win, and the game's
-// course (each seat's chance to win where each turn began: the graph), from one answer.
+// What the board needs to draw an option's move.
+const drawn = ({ piece, from, to, path }) => ({ piece, from, to, path });
+
+// Each player's luck over the game `v` (its link), in points of chance to win, with the rolls
+// it came from, and the game's course (each seat's chance to win where each turn began: the
+// graph), from one answer.
 function luckOf(v) {
   const steps = v.turns[v.turns.length - 1][0];
   return once(`boardpass:luck:${gameKey(v)}:${steps}`,
-    (kept) => kept && Array.isArray(kept.luck) && Array.isArray(kept.course),
+    (kept) => kept && Array.isArray(kept.luck) && Array.isArray(kept.rolls) &&
+      Array.isArray(kept.course),
     async () => {
-      const { luck, course } = await getJSON(`/api/games/${v.token}/luck`);
-      return { luck, course: course || [] };
+      const { luck, rolls, course } = await getJSON(`/api/games/${v.token}/luck`);
+      return { luck, rolls, course: course || [] };
     });
 }
+
+// Luck per roll, to one decimal: on the graph's scale (points of chance to win), where a
+// whole game's sum runs past 100 in a long game.
+const perRoll = ({ luck, rolls }) =>
+  luck.map((sum, seat) => (rolls[seat] ? Math.round((10 * sum) / rolls[seat]) / 10 : 0));
 
 // Grade a feed line (a person's move at `step` of `v`): "Reviewing…", then Good, Misstep,
 // Blunder or Not graded (a chip drawn by CSS from data-grade-label: the line's own text stays
@@ -244,6 +257,7 @@ export function showGameReview(v) {
 }
 
 let selected = null;  // the point of the graph picked (a turn), or null
+let focus = null;  // the step of the misstep or blunder tapped in the list, or null
 
 async function reviewGame(v) {
   const reviews = new Map();   // step -> the review of the decision there
@@ -252,7 +266,7 @@ async function reviewGame(v) {
   let failure = null;
   const draw = () => {
     drawStats(v, reviews, luck);
-    drawMissteps(v, reviews);
+    drawMissteps(v, reviews, course);
     drawProgress(v, reviews, failure);
     drawGraph(v, reviews, course);
     drawTurn(v, reviews, course);
@@ -263,14 +277,14 @@ async function reviewGame(v) {
     graphs.listen(graph, {
       count: () => Number(graph.dataset.points || 0),
       current: () => selected,
-      select: (k) => { selected = k; if (redraw) redraw(); },
+      select: (k) => { selected = k; focus = null; if (redraw) redraw(); },
     });
   }
   redraw = draw;
   draw();
   // The luck first (one quick answer: the graph with it), then the reviews.
   const jobs = [
-    luckOf(v).then((answer) => { luck = answer.luck; course = answer.course; }),
+    luckOf(v).then((answer) => { luck = perRoll(answer); course = answer.course; }),
     ...v.decisions.map(([step]) => reviewOf(v, step).then((r) => reviews.set(step, r))),
   ].map((job) => job.then(draw));
   const results = await Promise.allSettled(jobs);
@@ -301,7 +315,7 @@ const COLUMNS = [
   { best: Math.max, text: (n) => percent(n) },
   { best: Math.min, text: (n) => TEXT.points(decimal(n)) },
   { best: Math.min }, { best: Math.min }, { best: Math.min },
-  { best: Math.max, text: (n) => TEXT.points(signed(n)) },
+  { best: Math.max, text: (n) => TEXT.luck(signed(n)) },
 ];
 
 function playerStats(v, reviews, luck, seat) {
@@ -360,8 +374,9 @@ function nameCell(v, seat) {
 }
 
 // Every misstep and blunder, in the order played: who, the move, its grade and cost, the better
-// play and what the move missed next to it.
-function drawMissteps(v, reviews) {
+// play and what the move missed next to it. A tap on one goes to its turn on the graph (once
+// the game's `course` is in), where the board shows the better move.
+function drawMissteps(v, reviews, course) {
   const list = $("mistakes");
   list.replaceChildren();
   for (const [step, seat] of v.decisions) {
@@ -370,7 +385,10 @@ function drawMissteps(v, reviews) {
     const item = document.createElement("li");
     item.dataset.step = step;
     item.dataset.grade = r.grade;
-    const what = document.createElement("p");
+    const go = document.createElement("button");
+    go.type = "button";
+    go.addEventListener("click", () => { if (course && course.length > 1) goTo(step, course); });
+    const what = document.createElement("span");
     const grade = document.createElement("span");
     grade.className = `grade ${r.grade}`;
     grade.textContent = TEXT.grade(r.grade);
@@ -378,16 +396,25 @@ function drawMissteps(v, reviews) {
     lost.className = "lost";
     lost.textContent = TEXT.lost(r.loss);
     what.append(...seatLabel(v.seats[seat]), `: ${r.label} `, grade, " ", lost);
-    item.append(what, betterLine(r));
+    go.append(what, betterLine(r, "span"));
+    item.append(go);
     list.appendChild(item);
   }
   const done = reviews.size === v.decisions.length;
   $("nomistakes").hidden = !(done && !list.childElementCount);
 }
 
-// "Better: the best move · Missed: what this one missed next to it".
-function betterLine(r) {
-  const better = document.createElement("p");
+// The turn of the decision at `step` picked on the graph, its review shown with the board.
+function goTo(step, course) {
+  focus = step;
+  selected = pointAfter(course, step);
+  if (redraw) redraw();
+  $("course").closest("figure").scrollIntoView({ block: "start" });
+}
+
+// "Better: the best move · Missed: what this one missed next to it", in a `tag` element.
+function betterLine(r, tag = "p") {
+  const better = document.createElement(tag);
   better.className = "better";
   better.textContent = TEXT.better(r.best);
   if (r.reasons.length) better.append(" · ", TEXT.missed(inWords(r.reasons)));
@@ -454,7 +481,10 @@ function drawTurn(v, reviews, course) {
   });
   const moves = document.createElement("ul");
   moves.className = "turnmoves";
-  for (const [step] of v.decisions.filter(([d]) => d >= start && d < end)) {
+  const here = v.decisions.filter(([d]) => d >= start && d < end).map(([d]) => d);
+  const wrong = here.filter((d) => ["misstep", "blunder"].includes((reviews.get(d) || {}).grade));
+  const pictured = wrong.includes(focus) ? focus : wrong[0];
+  for (const step of here) {
     const item = document.createElement("li");
     item.dataset.step = step;
     const r = reviews.get(step);
@@ -475,6 +505,7 @@ function drawTurn(v, reviews, course) {
     }
     item.append(what);
     if (r && r.grade && r.grade !== "good") item.append(betterLine(r));
+    if (step === pictured) item.append(...betterBoard(v, r));
     moves.appendChild(item);
   }
   const parts = [head, odds];
@@ -487,6 +518,35 @@ function drawTurn(v, reviews, course) {
   }
   panel.dataset.point = selected;
   panel.replaceChildren(...parts);
+}
+
+// The review's board: a picture of a position (no taps), made once, with its caption.
+let picture = null;
+
+// The position before the decision `r` on the review's board, with the better move drawn and
+// the one played faint (nothing when the answer has no position: one kept from before).
+function betterBoard(v, r) {
+  const sent = $("layout");
+  if (!sent || !r.pieces || !r.moves) return [];
+  if (!picture) {
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.id = "reviewboard";
+    svg.setAttribute("role", "img");
+    const figure = document.createElement("figure");
+    figure.className = "reviewboard";
+    const caption = document.createElement("figcaption");
+    caption.className = "hint";
+    caption.textContent = TEXT.board();
+    figure.append(svg, caption);
+    picture = { figure, board: new Board(svg, JSON.parse(sent.textContent), { taps: false }) };
+  }
+  const { board } = picture;
+  const colors = v.seats.map((seat) => board.layout.colors.findIndex((c) => c.name === seat.color));
+  board.place(r.pieces, colors, v.seats.map((seat) => seat.name), r.seat);
+  board.showPlay([{ move: r.moves.played, kind: "played" }, { move: r.moves.best, kind: "better" }],
+    colors[r.seat]);
+  board.svg.setAttribute("aria-label", TEXT.better(r.best));
+  return [picture.figure];
 }
 
 function inWords(list) {
