@@ -27,7 +27,7 @@ STUMBLES = [
     "Cedido por jugada",               # "Pérdida por jugada"
     "Capturas no hechas",              # "Fichas sin comer"
     "Victorias de siempre",            # "Historial de victorias en este navegador"
-    "Se le pasó:",                     # "Le faltó: cuidar una ficha que quedó a tiro"
+    "Se le pasó:",                     # "Le faltó: no dejar fichas a tiro de un rival"
     "pasándose un link",               # "Jugá con tus amigos: el link pasa de uno a otro"
     "(medio)",                         # "Bot (intermedio)"
     "cifras",                          # "letras y números"
