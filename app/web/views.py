@@ -12,6 +12,7 @@ from app.engine.games import table_settings
 from app.engine.text import N_, Text
 from app.i18n import translate
 from app import link, review
+from app.web import spoken
 from app.play import Game, auto_steps, medals
 
 
@@ -124,8 +125,12 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         "placed": list(getattr(state, "placed", ())) or
         ([state.winner] if match.phase == OVER else []),
         "simulated": simulated_ending(game),
-        "legal": [dict(move_view(rules, header.seats[state.turn], m, lang), index=i)
+        # Each move's name for its control (``spoken``: what it does, whom it eats).
+        "legal": [dict(move_view(rules, header.seats[state.turn], m, lang), index=i,
+                       name=spoken.move_name(game, m, lang))
                   for i, m in enumerate(match.legal_moves())],
+        # Where everyone stands, in words: the board's description, read out on demand.
+        "in_words": spoken.position(game, lang),
         "settings": table_settings(rules),
         "first_rolls": [[[seat, total] for seat, total in round_.items()]
                         for round_ in match.start_rounds],
