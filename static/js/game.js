@@ -2,6 +2,7 @@
 // The server holds nothing: this turn's steps live in the page's URL (#s=...), so a reload keeps
 // them, and every step is checked by the server, which replays the link each time.
 
+import { offerKeys, tellTurn } from "./access.js";
 import { Board, seatLabel } from "./board.js";
 import { _, lang } from "./i18n.js";
 import { chancesAfter, chancesAt, markDecision, showChances, showGameReview } from "./review.js";
@@ -115,6 +116,7 @@ async function submit(newSteps, restoring = false, flight = null) {
     steps = (next.turn_steps || newSteps).map(plainStep);
     forced = new Set(next.turn_forced || []);
     turnEvents = next.turn_events || [];
+    tellTurn(next, turnEvents, base.steps);
     view = next;
     selected = null;
   } catch (error) {
@@ -160,6 +162,7 @@ function render() {
   const v = view;
   board.place(v.pieces, seatsColors(v), seatsNames(v), v.phase === "over" ? null : v.turn);
   board.clearMoves();
+  offerKeys(v);
   if (movedOn) { renderMovedOn(v); return; }
   // The dice of this turn: while they are played, and once the turn is done.
   showDice(v.phase === "move" || steps.length ? v.last_roll : [], v.pool);
@@ -205,6 +208,7 @@ function render() {
     say(steps.length ? said(TEXT.tap)(mover) : TEXT.yourRoll(mover, v.last_roll));
     offerMoves(v, selected, (m) => { if (!busy) play(m); },
       (progress) => { selected = selected === progress ? null : progress; render(); });
+    offerKeys(v, (m) => { if (!busy) play(m); });
   }
 }
 

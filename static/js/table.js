@@ -453,6 +453,7 @@ export async function replay(r, v, after = () => {}, watch = true, shown = () =>
     });
     if (event.kind === "move" && decided.has(step)) markDecision(items[0], v, step);
     if (skipped) continue;
+    played(v, event, step);
     // What nobody chose goes at the bots' pace; the viewer's own roll tumbles as if tapped.
     const own = i >= ownFrom;
     const pace = bot || event.auto || (event.forced && !own) ? BOT_SPEEDS[speedOf()] : 1;
@@ -484,6 +485,10 @@ export async function replay(r, v, after = () => {}, watch = true, shown = () =>
   $("skip").hidden = true;
   finishReplay = () => {};
 }
+
+// Who else hears of each step the replay shows (access.js says it): `hear(v, event, step)`.
+let played = () => {};
+export function onPlayed(hear) { played = hear; }
 
 // Ends the replay under way at once (every feed line written, the pieces where they end up):
 // a tap anywhere does, so that the player's own move never waits for it.
