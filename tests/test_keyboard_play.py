@@ -1,0 +1,204 @@
+"""A turn played as someone who doesn't see the board plays it (issue 44): by keyboard alone, in
+real Chromium, hearing what the live region says. Names and roles are read from Playwright's
+accessibility snapshot, never pixels; the keystrokes of a whole turn and the live region's
+words are written to test-artifacts/keyboard.txt (the figures docs/benchmarks.md may quote).
+Run: ``python -m pytest tests/test_keyboard_play.py -s``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import expect  # noqa: E402
+
+from app.play import Game, demo_seats, simulation_seed  # noqa: E402
+from app.web import spoken  # noqa: E402
+from browser_support import ARTIFACTS, CHROMIUM, KEYS, PHONE  # noqa: E402
+from workbench.games import table_options  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+
+# Everything the live region said since the page opened (it keeps only its last lines).
+HEAR_JS = """
+window.__heard = [];
+addEventListener("DOMContentLoaded", () => new MutationObserver((records) => {
+  for (const r of records) for (const n of r.addedNodes) window.__heard.push(n.textContent);
+}).observe(document.getElementById("spoken"), { childList: true }));
+"""
+
+
+def turn_start(game: str, players: int, wanted) -> str:
+    """The link of a turn's start, some turns into a game (always the first move, re-rolls let
+    go), where ``wanted(game)`` holds of the turn about to be played (given a copy to play)."""
+    options = table_options(game, players)
+    for n in range(40):
+        played = Game.new(game, demo_seats(game, players, options), KEYS,
+                          seed=simulation_seed(f"keyboard {game}", n), options=options,
+                          by_hand=True)
+        for _ in range(600):
+            if played.over:
+                break
+            match = played.match
+            if match.phase == "roll" and len(match.history) > 8 * players and \
+                    (not match.history or match.history[-1][1] != match.turn):
+                if wanted(Game.from_token(played.token(), KEYS)):
+                    return played.token()
+            played.step(1 if match.phase == "claim" else 0)
+    raise AssertionError(f"no {game} game gives the turn the test needs")
+
+
+def a_choice(game: Game) -> bool:
+    """The turn, played with the first moves, has a choice among moves at its first roll."""
+    game.step()
+    return game.match.phase == "move" and len(game.match.legal_moves()) >= 2
+
+
+def a_capture_and_its_bonus(game: Game) -> bool:
+    """Parcheesi: the first roll has a move that eats, after which the 20 bonus is offered."""
+    game.step()
+    if game.match.phase != "move":
+        return False
+    for i, move in enumerate(game.match.legal_moves()):
+        if spoken._eaten(game.rules, game.match.state, move):
+            game.step(i)
+            return any(20 in m.values for m in game.match.legal_moves())
+    return False
+
+
+def a_six(game: Game) -> bool:
+    """Ludo: a 6 at once, and a choice of moves with it."""
+    return game.step() == (6,) and len(game.match.legal_moves()) >= 2
+
+
+@pytest.fixture
+def page(server, browser, fresh_store):
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(30_000)
+    opened = context.new_page()
+    opened.add_init_script("localStorage.setItem('boardpass:botspeed', 'instant')")
+    opened.add_init_script(HEAR_JS)
+    errors = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert not errors
+
+
+def focused(page) -> str:
+    return page.evaluate("() => document.activeElement.id || "
+                         "(document.activeElement.closest('#moves') ? 'moves' : "
+                         "document.activeElement.tagName)")
+
+
+def heard(page) -> list[str]:
+    return page.evaluate("() => window.__heard")
+
+
+def press(page, key: str, keys: list) -> None:
+    """Press ``key`` and wait for what it sets off (a step: the address changes) to settle
+    with the focus on a control, never on the page."""
+    before = page.evaluate("() => location.hash")
+    keys.append(key)
+    page.keyboard.press(key)
+    if key == "Enter":
+        page.wait_for_function("(b) => location.hash !== b || !document.getElementById('sendbox')"
+                               ".hidden", arg=before)
+    page.wait_for_function("() => document.activeElement && "
+                           "document.activeElement !== document.body")
+
+
+def play_on_by_keys(page, keys: list) -> None:
+    """Play the rest of the turn with Enter alone, on whatever has the focus, and send it."""
+    for _ in range(40):
+        where = focused(page)
+        assert where in ("roll", "moves", "send"), f"the focus is on {where}"
+        press(page, "Enter", keys)
+        if where == "send":
+            expect(page.locator("#sendbox")).to_be_visible()
+            return
+    raise AssertionError("the turn never ended")
+
+
+@pytest.mark.parametrize("game, players", [("parcheesi", 2), ("ludo", 4), ("red-arse", 4)])
+def test_a_whole_turn_by_keyboard_alone(server, page, game, players):
+    token = turn_start(game, players, a_choice)
+    offered = server.position(token, Game.from_token(token, KEYS).match.turn, ["roll"])["legal"]
+    page.goto(f"{server.game_url(token)}?lang=en")
+    # Once the replay has ended, the focus is on Roll: the turn starts with Enter.
+    expect(page.get_by_role("button", name="Roll")).to_be_focused()
+    keys: list[str] = []
+    press(page, "Enter", keys)
+    # The moves are a toolbar of buttons, each named for what it does; the arrows go through it.
+    toolbar = page.get_by_role("toolbar", name="Your moves")
+    expect(toolbar.get_by_role("button", name=offered[0]["name"], exact=True)).to_be_focused()
+    snapshot = toolbar.aria_snapshot()
+    for move in offered:
+        assert f'button "{move["name"]}"' in snapshot, (move, snapshot)
+    press(page, "ArrowRight", keys)
+    expect(toolbar.get_by_role("button", name=offered[1]["name"], exact=True)).to_be_focused()
+    play_on_by_keys(page, keys)
+    assert page.evaluate("() => location.hash") == ""  # sent
+    assert focused(page) in ("copy", "sms", "whatsapp", "next", "nextlink"), focused(page)
+    said = heard(page)
+    assert any(line.startswith("You rolled") for line in said), said
+    record(f"{game} {players}: {len(keys)} keys ({' '.join(keys)})", said)
+
+
+@pytest.mark.parametrize("lang, rolled, ate, bonus", [
+    ("en", "You rolled", "'s pawn back to the nest", "Use the 20 bonus on pawn"),
+    ("es", "Sacaste", "le comió una ficha a ", "Usar el premio de 20 en la ficha"),
+])
+def test_a_capture_and_its_bonus_are_heard(server, page, lang, rolled, ate, bonus):
+    token = turn_start("parcheesi", 2, a_capture_and_its_bonus)
+    seat = Game.from_token(token, KEYS).match.turn
+    offered = server.position(token, seat, ["roll"])["legal"]
+    eats = next(i for i, m in enumerate(offered) if "eats" in m["name"])
+    page.goto(f"{server.game_url(token)}?lang={lang}")
+    expect(page.locator("#roll")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#moves button").first).to_be_focused()
+    assert any(line.startswith(rolled) for line in heard(page))
+    for _ in range(eats):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    expect(page.locator("#moves").get_by_role("button", name=bonus).first).to_be_attached()
+    assert any(ate in line for line in heard(page)), heard(page)
+    # P, on the moves, reads where everyone stands: the board's description.
+    page.keyboard.press("p")
+    described = page.locator("#board").get_attribute("aria-describedby")
+    text = page.locator(f"#{described}").text_content()
+    assert text and heard(page)[-1] == text
+    record(f"parcheesi capture ({lang})", heard(page))
+
+
+@pytest.mark.parametrize("lang, rolled, again", [
+    ("en", "You rolled 6", "Ana, roll again."), ("es", "Sacaste 6", "Ana, volvé a tirar."),
+])
+def test_a_six_and_the_roll_it_earns_are_heard(server, page, lang, rolled, again):
+    token = turn_start("ludo", 2, a_six)
+    page.goto(f"{server.game_url(token)}?lang={lang}")
+    expect(page.locator("#roll")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#moves button").first).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#roll")).to_be_focused()
+    said = heard(page)
+    assert rolled in said and said[-1].endswith(again), said
+    record(f"ludo six ({lang})", said)
+
+
+@functools.cache
+def _artifact():
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / "keyboard.txt"
+    path.write_text("", encoding="utf-8")
+    return path
+
+
+def record(title: str, said: list[str]) -> None:
+    with open(_artifact(), "a", encoding="utf-8") as out:
+        out.write(f"{title}\n" + "".join(f"  {line}\n" for line in said))
