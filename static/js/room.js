@@ -3,6 +3,7 @@
 // A phone plays the seat its credential names (kept in this browser); without one it watches
 // and may take a free seat.
 
+import { offerKeys, warnTime } from "./access.js";
 import { Board, sleep } from "./board.js";
 import { _, lang } from "./i18n.js";
 import { chancesAt, showChances, showGameReview } from "./review.js";
@@ -397,6 +398,7 @@ function render() {
   board.place(v.pieces, seatsColors(v), seatsNames(v),
     v.phase === "over" || lobby ? null : v.turn);
   board.clearMoves();
+  offerKeys(v);
   showPeople(v, seat);
   showJoin(v, seat);
   $("start").hidden = !lobby || seat === null || seat !== v.room.host;
@@ -431,6 +433,7 @@ function render() {
     say(said(TEXT.tap)(who));
     offerMoves(v, selected, play,
       (progress) => { selected = selected === progress ? null : progress; render(); });
+    offerKeys(v, play);
   }
   watchClaim(v, seat);
   showAway(v, seat);
@@ -458,6 +461,7 @@ function showTimer() {
   box.textContent = left <= 0 ? ROOM.timeUp(who)
     : gone ? ROOM.waitsFor(who, left) : ROOM.timeLeft(who, left);
   box.classList.toggle("urgent", left <= 5);
+  if (v.turn === mySeat(v)) warnTime(v.room.due, left, v.room.timer);
   // Past the server's grace (a step on its way still counts), the next request plays the turn:
   // a visible page asks then, a moment apart from the others.
   if (left <= -1 && !busy && !timeUpAsked && document.visibilityState === "visible") {
