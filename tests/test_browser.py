@@ -1267,7 +1267,8 @@ def test_ludo_results_medals_and_a_rematch_started_by_the_host(server, phone, sm
     expect(page.locator("#sendmsg")).to_contain_text("Send the results to Ana")
     expect(page.locator("#sms")).to_have_text("Send by text")
     body = urllib.parse.unquote(page.locator("#sms").get_attribute("href").split("body=")[1])
-    host_link = answer["url"] + "?host=1"
+    host_link = answer["message"]["url"]  # the final link with the host's key
+    assert host_link.startswith(answer["url"] + "?host=")
     assert body.endswith(host_link)
     expect(page.locator("#nextlink")).to_have_value(host_link)
     expect(page.locator("#rematch")).to_be_hidden()
@@ -1453,7 +1454,7 @@ def test_a_spanish_ludo_game_from_the_form_to_the_results(server, phone, sms):
     shot(page, "es-results-sent")
 
     # Ana's page: the rematch, in Spanish too.
-    host = arrive(phone(), answer["url"] + "?host=1", "#results")
+    host = arrive(phone(), answer["message"]["url"], "#results")
     expect(host.locator("#rematch")).to_have_text("Revancha")
     no_english(host)
 
