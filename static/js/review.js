@@ -247,6 +247,7 @@ export function showGameReview(v) {
   if (!v || shown === v.token) return;
   shown = v.token;
   selected = null;
+  focus = null;
   Promise.all([import("./alltime.js"), import("./course.js")]).then(([alltime, course]) => {
     graphs = course;
     const names = v.seats.map((s) => s.name);
@@ -444,6 +445,8 @@ function drawGraph(v, reviews, course) {
   }
   graphs.drawCourse(svg, { course, seats: v.seats, marks, selected,
     text: { percent, axis: TEXT.axis } });
+  graphs.drawCourseTable($("coursetable"), { course, seats: v.seats,
+    text: { percent, turnHead: () => _("Turn"), playerHead: () => _("Played by") } });
   const legend = $("courselegend");
   if (legend && !legend.childElementCount) {
     legend.append(...v.seats.map((seat) => {
