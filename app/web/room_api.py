@@ -94,6 +94,7 @@ def room_state(room: Room, played: Game) -> dict:
         # Ludo: colors a newcomer may take now (its join-mid-game rules)
         "new_colors": [names[c] for c in range(len(names)) if c not in taken]
         if _can_add(played) else [],
+        "capacity": capacity(played),  # a watcher is promised a seat only below it
         "timer": room.timer,
         "speed": room.speed,
         "due": waits_until(room, played),  # the server's clock, and its time now (a phone's
@@ -131,6 +132,12 @@ def undecided(room: Room, played: Game) -> bool:
     member = room.members.get(played.header.seats[played.match.turn].color)
     silent = current_app.config.get("ROOM_SILENT_SECONDS", SILENT_SECONDS)
     return member is not None and room.unheard(member, now()) and now() < room.due + silent
+
+
+def capacity(played: Game) -> int:
+    """The most players the table seats: a Ludo table's capacity (newcomers join it mid-game),
+    else the seats it has."""
+    return played.rules.capacity if hasattr(played.rules, "join") else len(played.header.seats)
 
 
 def _can_add(played: Game) -> bool:

@@ -458,8 +458,9 @@ function showTimer() {
   const who = nameOf(v, v.turn);
   // This phone, drawn from before it went, is here: it never shows itself gone.
   const gone = v.room.offline.includes(v.turn) && v.turn !== mySeat(v);
+  // A player's time starts once the steps before it are shown: meanwhile it is all there.
   box.textContent = left <= 0 ? ROOM.timeUp(who)
-    : gone ? ROOM.waitsFor(who, left) : ROOM.timeLeft(who, left);
+    : gone ? ROOM.waitsFor(who, left) : ROOM.timeLeft(who, Math.min(left, v.room.timer));
   box.classList.toggle("urgent", left <= 5);
   if (v.turn === mySeat(v)) warnTime(v.room.due, left, v.room.timer);
   // Past the server's grace (a step on its way still counts), the next request plays the turn:
@@ -580,12 +581,13 @@ function showJoin(v, seat) {
   const form = $("join");
   const note = $("watching");
   const choices = v.room.free.map((s) => v.seats[s].color).concat(v.room.new_colors);
-  const ludoLater = board.layout.game === "ludo" && !choices.length && v.phase !== "over" &&
-    v.seats.length < board.layout.colors.length;
+  // A seat is promised only where the table has one (a Ludo table's newcomers sit at the start
+  // of the host's turn), never where its board has more colors than seats.
+  const later = !choices.length && v.phase !== "over" && v.seats.length < v.room.capacity;
   form.hidden = seat !== null || !choices.length || v.phase === "over";
   note.hidden = seat !== null;
-  note.textContent = choices.length ? ROOM.watchingFree()
-    : ludoLater ? ROOM.joinLater() : v.phase === "over" ? ROOM.watching() : ROOM.full(code);
+  note.textContent = v.phase === "over" ? ROOM.watching() : choices.length ? ROOM.watchingFree()
+    : later ? ROOM.joinLater() : ROOM.full(code);
   if (form.hidden) return;
   const select = $("joincolor");
   const chosen = select.value;
@@ -625,7 +627,9 @@ function setUpSharing() {
 async function start() {
   for (;;) {
     try {
-      const first = await call(app.dataset.api + `?lang=${encodeURIComponent(lang)}`);
+      // Its seat is seen from this first answer on: a reloaded page's deadline is the one it had.
+      const first = await call(app.dataset.api + `?lang=${encodeURIComponent(lang)}`,
+        undefined, pollHeaders());
       board = new Board($("board"), JSON.parse($("layout").textContent));  // sent with the page
       useBoard(board);
       view = first;
