@@ -21,15 +21,18 @@ WORDS = {"en": {"h1": "New game", "rules": "How to play Ludo", "nav": "What's ne
 
 @pytest.fixture
 def page_in(browser):
-    """``page_in(lang)``: the home page on a 360 px phone whose browser speaks ``lang``."""
+    """``page_in(server, lang)``: the home page on a 360 px phone whose browser speaks ``lang``
+    (``refused``: a form the server is expected to send back, 400, once)."""
     opened = []
 
-    def open_home(server, lang: str):
+    def open_home(server, lang: str, refused: bool = False):
         context = browser.new_context(viewport=dict(PHONE, width=360), locale=LOCALES[lang],
                                       is_mobile=True, has_touch=True)
         page = context.new_page()
         monitor = Monitor()
         monitor.attach(page)
+        if refused:
+            monitor.allow("/new", 400)
         opened.append((context, monitor))
         page.goto(server.url + "/")
         page.locator("#newgame.enhanced").wait_for()
@@ -112,3 +115,18 @@ def test_how_to_play_opens_the_rules_in_the_page_s_language(server, page_in, lan
     page.locator("input[name=game][value=ludo]").check()
     page.locator("#gamechoice label", has_text="Ludo").locator("a").click()
     expect(page.locator("h1")).to_have_text(WORDS[other]["rules"])
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_form_sent_back_keeps_the_host_s_channels(server, page_in, lang):
+    from playwright.sync_api import expect
+
+    page = page_in(server, lang, refused=True)
+    phone_of(page, 0).fill("+54 9 11 2345")  # too short: the form comes back with the error
+    whatsapp(page, 0).uncheck()
+    page.locator("#newgame button[type=submit]").click()
+    expect(page.locator("p.error[role=alert]")).to_be_visible()
+    expect(whatsapp(page, 0)).not_to_be_checked()
+    phone_of(page, 0).fill("+54 9 11 2345-6789")  # mended: the host's choice stands
+    expect(whatsapp(page, 0)).not_to_be_checked()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
