@@ -57,3 +57,10 @@ def choice_then_roll(game: str, players: int, keys) -> tuple[str, int, list, lis
                     break
                 played.step()
     raise AssertionError(f"no turn with a choice and a roll after it in {game}")
+
+
+def host_key(token: str, keys) -> str:
+    """The key of a finished game's host's link (``?host=``), which a rematch asks for."""
+    from app.web.bookkeeping import host_key as key
+
+    return key(Game.from_token(token, keys), keys.signing[-1])

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from app import link
 from app.keys import Keys
 from app.play import Game
+from api_support import host_key
 
 KEYS = Keys.for_tests("api")
 PLAYERS = [{"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]
@@ -1017,7 +1018,10 @@ def test_the_host_starts_a_rematch_with_the_medals_added(client):
     assert refused.json["error"]["message"] == "Only the host, Ben, can start a rematch."
     assert_error(client.post(url, json={}), 400)
     assert_error(client.post(url, json={"seat": 9}), 400)
-    response = client.post(url, json={"seat": 1})
+    # The host's seat alone is not enough: the host's link (its key) or the phone that made it.
+    assert_error(client.post(url, json={"seat": 1}), 403)
+    assert_error(client.post(url, json={"seat": 1, "host_key": "forged"}), 403)
+    response = client.post(url, json={"seat": 1, "host_key": host_key(token, KEYS)})
     assert response.status_code == 201, response.json
     again = response.json
     assert again["steps"] == 0 and again["phase"] == "roll"
@@ -1088,7 +1092,8 @@ def test_a_rematch_may_change_the_table_size_and_the_medals_carry_over(client):
     url = f"/api/games/{game.token()}/rematch"
     assert_error(client.post(url, json={"seat": 1, "capacity": 2}), 422)  # three players
     assert_error(client.post(url, json={"seat": 1, "capacity": 9}), 400)
-    bigger = client.post(url, json={"seat": 1, "capacity": 6})
+    bigger = client.post(url, json={"seat": 1, "capacity": 6,
+                                    "host_key": host_key(game.token(), KEYS)})
     assert bigger.status_code == 201, bigger.json
     again = bigger.json
     assert again["settings"] == {"board": 6, "capacity": 6}

@@ -13,6 +13,7 @@ from app.keys import Keys
 from app.link import Seat
 from app.play import Game
 from app.web.views import simulated_ending
+from api_support import host_key
 
 KEYS = Keys.for_tests("bot seats")
 SIMULATED = ("Since the humans had already finished, the ending between the bots was simulated "
@@ -319,7 +320,8 @@ def test_a_rematch_keeps_the_bots_and_lets_them_move_first(client, monkeypatch):
     seeded(monkeypatch, seed)
     final = ludo_to_the_end(client, create(client, SOLO_TABLE))
     monkeypatch.undo()
-    response = client.post(f"/api/games/{final['token']}/rematch", json={"seat": 0})
+    response = client.post(f"/api/games/{final['token']}/rematch",
+                           json={"seat": 0, "host_key": host_key(final["token"], KEYS)})
     assert response.status_code == 201, response.json
     again = response.json
     assert [s["bot"] for s in again["seats"]] == [0, 1, 1, 1]

@@ -8,6 +8,7 @@ is its host's alone: their link, or the phone that made the game.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import replace
 
 import pytest
@@ -288,5 +289,12 @@ def test_only_the_host_s_link_or_phone_gets_the_rematch(server, phone, lang):
     expect(host.locator("#rematch")).to_have_text(words["rematch"])
     expect(host.locator("#iamhost")).to_be_hidden()
     hers = arrive(phone(lang), link, "#results")
-    expect(hers.locator("#rematch")).to_be_visible()
     expect(hers.locator("#rematch")).to_be_enabled()
+
+    # The server has the last word: the other phone's own request is refused; her link's works.
+    refused = other.request.post(f"{server.url}/api/games/{answer['token']}/rematch",
+                                 data={"seat": 0})
+    assert refused.status == 403
+    hers.locator("#rematch").click()
+    hers.wait_for_url(re.compile(r"/g/[^?]+\?new=1$"))
+    expect(hers.locator("#sendbox")).to_be_visible()

@@ -9,6 +9,7 @@ from app import link
 from app.engine.ludo import ludo_options
 from app.keys import Keys
 from app.play import Game
+from api_support import host_key
 
 KEYS = Keys.for_tests("api")  # the keys of test_api's helpers (ludo_last_turn)
 PLAYERS = [{"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]
@@ -180,7 +181,8 @@ def test_a_rematch_keeps_the_deadline_and_a_new_player_keeps_the_time(client):
     game.play_turn(seat, steps)
     token = link.encode(replace(game.header, deadline=1440, since=5), game.match.steps, KEYS)
     at(client, T0)
-    again = client.post(f"/api/games/{token}/rematch", json={"seat": 1}).json
+    again = client.post(f"/api/games/{token}/rematch",
+                        json={"seat": 1, "host_key": host_key(token, KEYS)}).json
     assert header(again["token"]).deadline == 1440
     assert header(again["token"]).since == int(T0 // 60)
     new = Game.new("ludo", [link.Seat("Ana", 0), link.Seat("Ben", 2)], KEYS, seed=b"joinlate",

@@ -14,6 +14,7 @@ from app import link
 from app.keys import Keys
 from app.play import Game
 from app.web import create_app
+from api_support import host_key
 from test_api import play_until_turn_over
 
 KEYS = Keys.for_tests("safety")
@@ -254,8 +255,9 @@ def test_a_rematch_is_made_once(app):
 
     final = play_random("ludo", 2, "rematch-once", 0, KEYS).token()
     host = phone(app, "host-phone")
-    first = host.post(f"/api/games/{final}/rematch", json={"seat": 0})
-    second = host.post(f"/api/games/{final}/rematch", json={"seat": 0})
+    asked = {"seat": 0, "host_key": host_key(final, KEYS)}  # the host's link
+    first = host.post(f"/api/games/{final}/rematch", json=asked)
+    second = host.post(f"/api/games/{final}/rematch", json=asked)
     assert first.status_code == second.status_code == 201, first.json
     assert first.json["token"] == second.json["token"]
 

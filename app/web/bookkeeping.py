@@ -117,8 +117,9 @@ def host_key(played: Game, signing: bytes | None = None) -> str:
 def host_here(played: Game, key: str | None) -> bool:
     """Whether this page is the host's: opened by the host's link (``key``, from any signing
     key, as links rotate) or in the browser that made the game."""
-    if key and any(hmac.compare_digest(key, host_key(played, signing))
-                   for signing in current_app.config["KEYS"].signing):
+    if isinstance(key, str) and key and any(
+            hmac.compare_digest(key.encode(), host_key(played, signing).encode())
+            for signing in current_app.config["KEYS"].signing):
         return True
     try:
         return standing_of(played, "").game_made_by(device())

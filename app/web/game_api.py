@@ -17,9 +17,9 @@ from app.engine.core import CLAIM
 from app.engine.ludo import ludo_options
 from app.ledger import request_digest
 from app.play import Game, TurnError
-from app.web.bookkeeping import (advance, begin, current_standing, device, fix, ledger, to_move,
-                                 with_backs)
-from app.web.parse import (BadRequest, MovedOn, TooEarly, WrongSeat, json_body, message,
+from app.web.bookkeeping import (advance, begin, current_standing, device, fix, host_here, ledger,
+                                 to_move, with_backs)
+from app.web.parse import (BadRequest, MovedOn, NotHost, TooEarly, WrongSeat, json_body, message,
                            parse_deadline, parse_lang, seat_number, since_arg)
 from app.web.reading import read_game
 from app.web.seats import check_host, parse_table, seat_changes
@@ -190,8 +190,10 @@ def _absent_view(body: dict, seat: int, texted: str | None) -> dict:
 @bp.post("/games/<token>/rematch")
 def rematch(token):
     """The host starts a new game at the same table once this one is over (``{"seat": host,
-    "lang"?, "capacity"?}``: a Ludo table may change its size, medals carry over): the new
-    game's link (in the table's language, or ``lang``) and its invite for the first player."""
+    "host_key"?, "lang"?, "capacity"?}``: a Ludo table may change its size, medals carry
+    over): the new game's link (in the table's language, or ``lang``) and its invite for the
+    first player. Only from the host's link (``host_key``: its ``?host=``) or the browser
+    that made the game, so no other holder of the final link starts it in their name."""
     data = json_body()
     seat = seat_number(data)
     played, _ = load(token, keys())
@@ -206,6 +208,8 @@ def rematch(token):
         raise BadRequest(message("ludo_table"))
     options = None if capacity is None else ludo_options(capacity)
     again = with_lang(played.rematch(options=options), lang)  # TurnError (422) before the end
+    if not host_here(played, data.get("host_key")):
+        raise NotHost(message("start_rematch", host=played.header.seats[played.header.host].name))
     if played.header.deadline:  # the table keeps its turn deadline
         again = Game(replace(again.header, deadline=played.header.deadline), again.match,
                      again.keys)

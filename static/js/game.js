@@ -691,7 +691,8 @@ async function rematch() {
   say(TEXT.rematching());
   try {
     const capacity = +$("rematchcapacity").value;
-    const next = await call(`/api/games/${final.token}/rematch`, { seat: final.host, capacity });
+    const next = await call(`/api/games/${final.token}/rematch`,
+      { seat: final.host, capacity, host_key: hostKey() });
     const local = isLocal(final) ? "&local=1" : "";
     location.assign(`${new URL(next.url).pathname}?new=1${local}`);
   } catch (error) {
@@ -700,6 +701,13 @@ async function rematch() {
   } finally {
     busy = false;
   }
+}
+
+// The host's key, when this page has it: in its address (the host's link), or in the results
+// link it made by finishing the game. Without it the server asks for the phone that made it.
+function hostKey() {
+  const made = finalView && finalView.message && finalView.message.url;
+  return params.get("host") || (made ? new URL(made).searchParams.get("host") : null);
 }
 
 // The host adds a player while seats are free: on the host's turn, or as the game is created.
