@@ -268,7 +268,8 @@ def game(token):
     return render_template("game.html", game=played, token=token, view=view,
                            layout=layout_of(played), board_view=board_view(played),
                            results=final_results(played),
-                           host_here=bool(request.args.get("host") or request.args.get("local")),
+                           # the rematch is the host's: their link, or the browser that made it
+                           host_here=bool(view and view.get("host_here")),
                            preview=shown,
                            title=i18n.say(TITLES[played.header.game]),
                            rules_url=_rules_url(played.header.game, lang),
