@@ -100,3 +100,26 @@ export function listen(svg, { count, current, select }) {
     select(Math.min(n - 1, Math.max(1, next)));
   });
 }
+
+// The graph as a table a screen reader walks row by row: for each turn (point k), who played it
+// and everyone's chance to win after it. `table` has a thead and a tbody; `text` as drawCourse's,
+// with `turnHead()` and `playerHead()` (the first columns' headers).
+export function drawCourseTable(table, { course, seats, text }) {
+  if (!table) return;
+  const cell = (tag, content, scope = null) => {
+    const node = document.createElement(tag);
+    node.textContent = content;
+    if (scope) node.scope = scope;
+    return node;
+  };
+  const head = document.createElement("tr");
+  head.append(cell("th", text.turnHead(), "col"), cell("th", text.playerHead(), "col"),
+    ...seats.map((seat) => cell("th", seat.name, "col")));
+  table.tHead.replaceChildren(head);
+  table.tBodies[0].replaceChildren(...course.slice(1).map(([, , chances], i) => {
+    const row = document.createElement("tr");
+    row.append(cell("th", String(i + 1), "row"), cell("td", seats[course[i][1]].name),
+      ...chances.map((p) => cell("td", text.percent(p))));
+    return row;
+  }));
+}
