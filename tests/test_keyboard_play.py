@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import urllib.parse
 
 import pytest
 
@@ -18,7 +19,7 @@ from playwright.sync_api import expect  # noqa: E402
 from app.play import Game, demo_seats, simulation_seed  # noqa: E402
 from app.web import spoken  # noqa: E402
 from browser_support import ARTIFACTS, CHROMIUM, KEYS, PHONE  # noqa: E402
-from workbench.games import table_options  # noqa: E402
+from workbench.games import play_random, table_options  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
 
@@ -189,6 +190,53 @@ def test_a_six_and_the_roll_it_earns_are_heard(server, page, lang, rolled, again
     said = heard(page)
     assert rolled in said and said[-1].endswith(again), said
     record(f"ludo six ({lang})", said)
+
+
+ROLL_OR_MOVES_JS = """() => { const at = document.activeElement;
+  return at.closest("#moves") || (at.id === "roll" && !at.hidden); }"""
+
+
+def test_a_room_from_its_lobby_by_keyboard(server, page):
+    """The host's Start, then Roll, then the moves: each has the focus in turn, and a move is
+    played with Enter (the room has no Send: the move is played as it is chosen)."""
+    status, made = server.api("/api/rooms", {"game": "ludo", "me": 0, "players": [
+        {"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"}]})
+    assert status == 201, made
+    credential = urllib.parse.quote(made["you"]["credential"])
+    page.goto(f"{server.url}/r/{made['room']['code']}?lang=en#c={credential}")
+    expect(page.get_by_role("button", name="Start the game")).to_be_focused()
+    page.keyboard.press("Enter")
+    for _ in range(200):  # Ana rolls until a 6 brings a piece out; the bot plays its turns
+        page.wait_for_function(ROLL_OR_MOVES_JS)
+        if focused(page) == "moves":
+            page.keyboard.press("Enter")
+            expect(page.get_by_role("toolbar", name="Your moves")).to_be_hidden()
+            break
+        said = len(heard(page))
+        page.keyboard.press("Enter")
+        page.wait_for_function("(n) => window.__heard.length > n", arg=said)
+    page.wait_for_function("() => window.__heard.some((t) => t.includes('brought a piece out'))")
+    assert any(" moved a piece " in line or "brought a piece out" in line
+               for line in heard(page)), heard(page)
+
+
+@pytest.mark.parametrize("lang, caption, turn", [
+    ("en", "Chance to win after each turn", "Turn"),
+    ("es", "Probabilidad de ganar después de cada turno", "Turno"),
+])
+def test_the_review_s_graph_is_a_table_to_walk(server, page, lang, caption, turn):
+    played = play_random("parcheesi", 2, "keyboard review", 0, KEYS)
+    page.goto(f"{server.game_url(played.token())}?lang={lang}")
+    expect(page.locator("#coursetable tbody tr").first).to_be_attached(timeout=120_000)
+    page.locator(".coursetable summary").focus()
+    page.keyboard.press("Enter")  # opened by keyboard, the table is in the accessibility tree
+    table = page.get_by_role("table", name=caption)
+    expect(table).to_be_visible()
+    turns = int(page.locator("#course").get_attribute("aria-valuemax"))
+    expect(table.get_by_role("row")).to_have_count(turns + 1)
+    snapshot = table.aria_snapshot()
+    assert f'columnheader "{turn}"' in snapshot and 'rowheader "1"' in snapshot, snapshot
+    assert 'columnheader "Ana"' in snapshot and 'columnheader "Ben"' in snapshot, snapshot
 
 
 @functools.cache
