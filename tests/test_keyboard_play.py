@@ -216,6 +216,8 @@ def test_a_room_from_its_lobby_by_keyboard(server, page):
         page.keyboard.press("Enter")
         page.wait_for_function("(n) => window.__heard.length > n", arg=said)
     page.wait_for_function("() => window.__heard.some((t) => t.includes('brought a piece out'))")
+    said = heard(page)
+    assert "You rolled 6" in said and "Ana rolled 6" not in said, said  # this phone's own roll
     assert any(" moved a piece " in line or "brought a piece out" in line
                for line in heard(page)), heard(page)
 

@@ -12,10 +12,12 @@ const $ = (id) => document.getElementById(id);
 const SPOKEN_LINES = 12;  // the log keeps the last few: a screen reader reads only what's new
 const heard = new Set();  // the events said already ("step:text"), never said twice
 let lastSpoken = null;
+let echo = null;  // the status line's words for the roll the replay just said ("Ana rolled 6")
 let told = 0;  // how many of this turn's own steps were said (tellTurn)
 let inWords = "";
 let byPointer = false;  // the last thing the player did was a tap, not a key
 let playMove = () => {};  // what Enter on a move does
+let me = null;  // a room's seat on this phone, whose rolls the replay says as "You rolled"
 
 // -- the live region ----------------------------------------------------------------------------
 
@@ -51,15 +53,16 @@ status.removeAttribute("aria-live");
 let lastStatus = status.textContent.trim();
 new MutationObserver(() => {
   const text = status.textContent.trim();
-  if (text && text !== lastStatus && text !== lastSpoken) speak(text);
+  if (text && text !== lastStatus && text !== lastSpoken && text !== echo) speak(text);
   lastStatus = text;
 }).observe(status, { childList: true, characterData: true, subtree: true });
 
 // Each step the replay shows (the others', the bots', a room's own), said as it is shown
 // (at the bots' instant speed too, when the status line has no time to show it).
 onPlayed((v, event, step) => {
-  const text = event.kind === "roll" ? TEXT.rolled(nameOf(v, event.seat), event.dice)
-    : eventLines(v, event).join(". ");
+  echo = event.kind === "roll" ? TEXT.rolled(nameOf(v, event.seat), event.dice) : null;
+  const text = !echo ? eventLines(v, event).join(". ")
+    : event.seat === me ? youRolled(event.dice) : echo;
   hear(`${step}:${text}`, text);
 });
 
@@ -126,8 +129,10 @@ reader.before(moves);
 
 // Where everyone stands in `v` (the server's words) becomes the board's description; with
 // `play`, `v`'s legal moves are buttons, each named for what it does: Enter plays one
-// (`play(move)`), the arrows go from one to the next (one tab stop for them all).
-export function offerKeys(v, play = null) {
+// (`play(move)`), the arrows go from one to the next (one tab stop for them all). `seat`: a
+// room's seat on this phone (its rolls are "You rolled").
+export function offerKeys(v, play = null, seat = me) {
+  me = seat;
   inWords = v.in_words || "";
   described.textContent = inWords;
   if (!play || !v.legal.length) {

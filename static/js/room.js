@@ -398,7 +398,7 @@ function render() {
   board.place(v.pieces, seatsColors(v), seatsNames(v),
     v.phase === "over" || lobby ? null : v.turn);
   board.clearMoves();
-  offerKeys(v);
+  offerKeys(v, null, seat);
   showPeople(v, seat);
   showJoin(v, seat);
   $("start").hidden = !lobby || seat === null || seat !== v.room.host;
