@@ -1,8 +1,10 @@
-"""A turn played as someone who doesn't see the board plays it (issue 44): by keyboard alone, in
-real Chromium, hearing what the live region says. Names and roles are read from Playwright's
+"""A game played as someone who doesn't see the board plays it (issue 44): by keyboard alone, in
+real Chromium, hearing what the live region says. A whole turn of each game, a capture and its
+bonus (and Undo), a Ludo 6's roll again, a room from its lobby and its timer's warnings, the
+review's graph as a table, in English and Spanish. Names and roles are read from Playwright's
 accessibility snapshot, never pixels; the keystrokes of a whole turn and the live region's
-words are written to test-artifacts/keyboard.txt (the figures docs/benchmarks.md may quote).
-Run: ``python -m pytest tests/test_keyboard_play.py -s``.
+words are written to test-artifacts/keyboard.txt. Run: ``python -m pytest
+tests/test_keyboard_play.py -s``.
 """
 
 from __future__ import annotations
@@ -149,11 +151,14 @@ def test_a_whole_turn_by_keyboard_alone(server, page, game, players):
     record(f"{game} {players}: {len(keys)} keys ({' '.join(keys)})", said)
 
 
-@pytest.mark.parametrize("lang, rolled, ate, bonus", [
-    ("en", "You rolled", "'s pawn back to the nest", "Use the 20 bonus on pawn"),
-    ("es", "Sacaste", "le comió una ficha a ", "Usar el premio de 20 en la ficha"),
+@pytest.mark.parametrize("lang, rolled, ate, bonus, eaten, undone", [
+    ("en", "You rolled", "'s pawn back to the nest", "Use the 20 bonus on pawn", ", eats ",
+     "Taken back."),
+    ("es", "Sacaste", "le comió una ficha a ", "Usar el premio de 20 en la ficha", ", come a ",
+     "Jugada deshecha."),
 ])
-def test_a_capture_and_its_bonus_are_heard(server, page, lang, rolled, ate, bonus):
+def test_a_capture_and_its_bonus_are_heard(server, page, lang, rolled, ate, bonus, eaten,
+                                           undone):
     token = turn_start("parcheesi", 2, a_capture_and_its_bonus)
     seat = Game.from_token(token, KEYS).match.turn
     offered = server.position(token, seat, ["roll"])["legal"]
@@ -174,6 +179,13 @@ def test_a_capture_and_its_bonus_are_heard(server, page, lang, rolled, ate, bonu
     text = page.locator(f"#{described}").text_content()
     assert text and heard(page)[-1] == text
     record(f"parcheesi capture ({lang})", heard(page))
+    # Undo is a Shift+Tab away: the capture is taken back, said so, and offered again.
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator("#undo")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#moves button").first).to_be_focused()
+    expect(page.locator("#moves button").nth(eats)).to_contain_text(eaten)
+    assert heard(page)[-1] == undone
 
 
 @pytest.mark.parametrize("lang, rolled, again", [
@@ -220,6 +232,22 @@ def test_a_room_from_its_lobby_by_keyboard(server, page):
     assert "You rolled 6" in said and "Ana rolled 6" not in said, said  # this phone's own roll
     assert any(" moved a piece " in line or "brought a piece out" in line
                for line in heard(page)), heard(page)
+
+
+@pytest.mark.parametrize("lang, ten, five", [("en", "10 seconds left", "5 seconds left"),
+                                              ("es", "Quedan 10 segundos", "Quedan 5 segundos")])
+def test_a_room_s_timer_warns_on_your_own_turn(server, page, lang, ten, five):
+    status, made = server.api("/api/rooms", {"game": "ludo", "me": 0, "timer_seconds": 12,
+                                             "players": [{"name": "Ana", "color": "red"},
+                                                         {"color": "blue", "bot": "easy"}]})
+    assert status == 201, made
+    code, credential = made["room"]["code"], made["you"]["credential"]
+    assert server.api(f"/api/rooms/{code}/start", {"credential": credential})[0] == 200
+    page.goto(f"{server.url}/r/{code}?lang={lang}#c={urllib.parse.quote(credential)}")
+    page.wait_for_function("(words) => words.every((w) => window.__heard.includes(w))",
+                           arg=[ten, five])
+    said = heard(page)
+    assert said.index(ten) < said.index(five) and said.count(ten) == 1, said
 
 
 @pytest.mark.parametrize("lang, caption, turn", [
