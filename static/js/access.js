@@ -29,7 +29,7 @@ spoken.setAttribute("aria-live", "polite");
 document.body.append(spoken);
 
 // Says `text` (appended to the log, which a screen reader reads as it grows).
-export function speak(text) {
+function speak(text) {
   if (!text) return;
   const line = document.createElement("p");
   line.textContent = text;
@@ -104,7 +104,6 @@ const svg = $("board");
 svg.parentElement.after(described);
 svg.setAttribute("aria-describedby", "inwords");
 
-
 const reader = document.createElement("button");
 reader.id = "readout";
 reader.type = "button";
@@ -146,7 +145,7 @@ export function offerKeys(v, play = null, seat = me) {
   moves.replaceChildren(...v.legal.map((m, i) => {
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = m.name || m.label;
+    button.textContent = m.name;
     button.tabIndex = i === Math.min(focused, v.legal.length - 1) ? 0 : -1;
     button.addEventListener("click", () => playMove(m));
     return button;
