@@ -320,7 +320,7 @@ def test_new_game_form_with_a_too_long_name_explains_the_problem(client):
 
 @pytest.mark.parametrize("lang, words", [
     ("en", "A picture of the board in every shared link"),
-    ("es", "Una imagen del tablero en cada enlace compartido"),
+    ("es", "Una imagen del tablero en cada link compartido"),
 ])
 def test_whats_new_is_for_players_in_their_language(client, lang, words):
     page = client.get(f"/whats-new?lang={lang}").get_data(as_text=True)
