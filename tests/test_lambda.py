@@ -560,7 +560,7 @@ def test_the_packaged_app_plays_texts_and_draws(package, tmp_path, dynamodb_url,
     assert [r.field("To") for r in twilio.requests] == \
         [("+14155550100", "+14155550199")[played["next"]]]
     assert played["png"] == "89504e470d0a1a0a" and played["icon"] == "00000100"  # PNG, ICO
-    assert "Una imagen del tablero en cada enlace compartido" in played["news"]  # es-AR asks
+    assert "Una imagen del tablero en cada link compartido" in played["news"]  # es-AR asks
     loaded = set(played["loaded"])
     assert {"twilio", "requests", "PIL", "cryptography", "_cffi_backend", "phonenumbers",
             "markdown", "boto3"} <= loaded
