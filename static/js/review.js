@@ -265,12 +265,20 @@ async function reviewGame(v) {
   let luck = null;             // each seat's luck, once in
   let course = null;           // the game's course (the graph's points), once in
   let failure = null;
+  let queued = false;
+  // Drawn once a frame, however many answers came in it: a game's hundred-odd reviews, each
+  // drawing the whole review, kept a phone's main thread busy for seconds.
   const draw = () => {
-    drawStats(v, reviews, luck);
-    drawMissteps(v, reviews, course);
-    drawProgress(v, reviews, failure);
-    drawGraph(v, reviews, course);
-    drawTurn(v, reviews, course);
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      drawStats(v, reviews, luck);
+      drawMissteps(v, reviews, course);
+      drawProgress(v, reviews, failure);
+      drawGraph(v, reviews, course);
+      drawTurn(v, reviews, course);
+    });
   };
   const graph = $("course");
   if (graph && !graph.dataset.listening) {
@@ -297,6 +305,7 @@ async function reviewGame(v) {
 }
 
 let redraw = null;  // draws the review on the page again (a point picked on the graph)
+let tabled = null;  // the course the graph's table was drawn from
 
 function drawProgress(v, reviews, failure) {
   const line = $("reviewprogress");
@@ -445,8 +454,11 @@ function drawGraph(v, reviews, course) {
   }
   graphs.drawCourse(svg, { course, seats: v.seats, marks, selected,
     text: { percent, axis: TEXT.axis } });
-  graphs.drawCourseTable($("coursetable"), { course, seats: v.seats,
-    text: { percent, turnHead: () => _("Turn"), playerHead: () => _("Played by") } });
+  if (tabled !== course) {  // the table is the course's alone: drawn once it is in
+    tabled = course;
+    graphs.drawCourseTable($("coursetable"), { course, seats: v.seats,
+      text: { percent, turnHead: () => _("Turn"), playerHead: () => _("Played by") } });
+  }
   const legend = $("courselegend");
   if (legend && !legend.childElementCount) {
     legend.append(...v.seats.map((seat) => {
