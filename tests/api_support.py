@@ -21,6 +21,24 @@ def turn_steps(client, view) -> tuple[list, dict]:
         view = dict(after, token=view["token"])
 
 
+def first_choice(client, view):
+    """The steps of the turn at ``view``, taking the first move offered and letting re-rolls go,
+    as the server answers them (its only moves included)."""
+    seat, steps, now = view["turn"], [], view
+    while True:
+        if now["phase"] == "roll":
+            steps.append("roll")
+        elif now["phase"] == "claim":
+            steps.append("miss")
+        else:
+            steps.append({k: now["legal"][0][k] for k in ("from", "to", "values")})
+        now = client.post(f"/api/games/{view['token']}/moves",
+                          json={"seat": seat, "steps": steps}).json
+        steps = now["turn_steps"]
+        if now["turn_over"]:
+            return steps, now
+
+
 def whole_turn(client, view) -> list:
     """The steps of the turn at ``view`` (``turn_steps``)."""
     return turn_steps(client, view)[0]

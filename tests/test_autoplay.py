@@ -9,6 +9,8 @@ from app.keys import Keys
 from app.play import Game
 from workbench.games import link_game
 
+from api_support import first_choice
+
 KEYS = Keys.for_tests("autoplay")
 TABLES = {
     "parcheesi": ["yellow", "blue", "red", "green"],
@@ -31,24 +33,6 @@ def create(client, game, **extra):
 def at_a_decision(view) -> bool:
     """The link's player has a choice: of moves, or whether to claim a re-roll."""
     return view["phase"] == "claim" or (view["phase"] == "move" and len(view["legal"]) > 1)
-
-
-def first_choice(client, view):
-    """The steps of the turn at ``view``, taking the first move offered and letting re-rolls go,
-    as the server answers them (its only moves included)."""
-    seat, steps, now = view["turn"], [], view
-    while True:
-        if now["phase"] == "roll":
-            steps.append("roll")
-        elif now["phase"] == "claim":
-            steps.append("miss")
-        else:
-            steps.append({k: now["legal"][0][k] for k in ("from", "to", "values")})
-        now = client.post(f"/api/games/{view['token']}/moves",
-                          json={"seat": seat, "steps": steps}).json
-        steps = now["turn_steps"]
-        if now["turn_over"]:
-            return steps, now
 
 
 @pytest.mark.parametrize("game", TABLES)

@@ -22,6 +22,8 @@ from app.web import preview, preview_images
 from app.web.layout import board_layout
 from app.web.views import Recorder
 
+from api_support import first_choice
+
 KEYS = Keys.for_tests("previews")
 
 # Real User-Agent strings of the fetchers (iMessage's pretends to be Facebook's and X's; Signal
@@ -144,19 +146,8 @@ def created(client, game: str, lang: str = "en") -> dict:
 def sent_on(client, view: dict) -> dict:
     """The turn at ``view`` played (the first move offered, every re-roll let go) and sent:
     the API's answer for the next link."""
-    seat, steps, now = view["turn"], [], view
-    while True:
-        if now["phase"] == "roll":
-            steps.append("roll")
-        elif now["phase"] == "claim":
-            steps.append("miss")
-        else:
-            steps.append({k: now["legal"][0][k] for k in ("from", "to", "values")})
-        now = client.post(f"/api/games/{view['token']}/moves",
-                          json={"seat": seat, "steps": steps}).json
-        steps = now["turn_steps"]
-        if now["turn_over"]:
-            break
+    seat = view["turn"]
+    steps, _ = first_choice(client, view)
     sent = client.post(f"/api/games/{view['token']}/turn", json={"seat": seat, "steps": steps})
     assert sent.status_code == 200, sent.json
     return client.get(f"/api/games/{sent.json['token']}").json
