@@ -188,6 +188,30 @@ new MutationObserver((records) => {
 """
 
 
+class Phones:
+    """The phones (browser contexts) a test opens, each page watched by a ``Monitor``:
+    ``close()`` closes them all, then checks every page for errors."""
+
+    def __init__(self, browser):
+        self.browser, self.opened = browser, []
+
+    def open(self, **options):
+        """A new phone with ``options`` (Playwright's ``new_context``): its page and monitor."""
+        context = self.browser.new_context(**options)
+        context.set_default_timeout(30_000)
+        page = context.new_page()
+        monitor = Monitor()
+        monitor.attach(page)
+        self.opened.append((context, monitor))
+        return page, monitor
+
+    def close(self) -> None:
+        for context, _ in self.opened:
+            context.close()
+        for _, monitor in self.opened:
+            monitor.check()
+
+
 def pieces(page) -> list[dict]:
     return page.evaluate(PIECES_JS)
 

@@ -19,7 +19,7 @@ from playwright.sync_api import expect  # noqa: E402
 from app.link import Seat  # noqa: E402
 from app.play import Game  # noqa: E402
 from browser_support import (  # noqa: E402
-    CHROMIUM, KEYS, PHONE, RA_NAMES, Monitor, dice, hash_steps, ludo_last_turn, page_hash, roll,
+    CHROMIUM, KEYS, PHONE, RA_NAMES, Phones, dice, hash_steps, ludo_last_turn, page_hash, roll,
     send_turn, tap_landing)
 
 pytestmark = [pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
@@ -46,23 +46,14 @@ WORDS = {
 def phone(browser):
     """``phone(lang)``: a new 360 px phone (its own profile) whose browser speaks ``lang``;
     every page is checked for errors at the end."""
-    opened = []
+    phones = Phones(browser)
 
     def open_phone(lang: str):
-        context = browser.new_context(viewport=dict(PHONE, width=360), locale=LOCALES[lang],
-                                      device_scale_factor=1, is_mobile=True, has_touch=True)
-        context.set_default_timeout(30_000)
-        page = context.new_page()
-        monitor = Monitor()
-        monitor.attach(page)
-        opened.append((context, monitor))
-        return page
+        return phones.open(viewport=dict(PHONE, width=360), locale=LOCALES[lang],
+                           device_scale_factor=1, is_mobile=True, has_touch=True)[0]
 
     yield open_phone
-    for context, _ in opened:
-        context.close()
-    for _, monitor in opened:
-        monitor.check()
+    phones.close()
 
 
 def arrive(page, url: str, ready: str):

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from browser_support import CHROMIUM, PHONE, Monitor
+from browser_support import CHROMIUM, PHONE, Phones
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
 
@@ -23,26 +23,20 @@ WORDS = {"en": {"h1": "New game", "rules": "How to play Ludo", "nav": "What's ne
 def page_in(browser):
     """``page_in(server, lang)``: the home page on a 360 px phone whose browser speaks ``lang``
     (``refused``: a form the server is expected to send back, 400, once)."""
-    opened = []
+    phones = Phones(browser)
 
     def open_home(server, lang: str, refused: bool = False):
-        context = browser.new_context(viewport=dict(PHONE, width=360), locale=LOCALES[lang],
-                                      is_mobile=True, has_touch=True)
-        page = context.new_page()
-        monitor = Monitor()
-        monitor.attach(page)
+        page, monitor = phones.open(viewport=dict(PHONE, width=360), locale=LOCALES[lang],
+                                    is_mobile=True, has_touch=True)
         if refused:
             monitor.allow("/new", 400)
-        opened.append((context, monitor))
         page.goto(server.url + "/")
         page.locator("#newgame.enhanced").wait_for()
         page.locator("input[name=game][value=ludo]").check()
         return page
 
     yield open_home
-    for context, monitor in opened:
-        monitor.check()
-        context.close()
+    phones.close()
 
 
 def whatsapp(page, seat: int):
