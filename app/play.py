@@ -307,7 +307,7 @@ class Game:
     def away(self) -> set[int]:
         """Parcheesi and Red Arse: the human players who missed two turns in a row and haven't
         said "I'm back": the server plays every turn of theirs (Ludo disqualifies instead)."""
-        if not self.header.auto or hasattr(self.rules, "disqualify"):
+        if not self.header.auto or self.rules.disqualifies:
             return set()
         return {i for i, s in enumerate(self.header.seats)
                 if not s.bot and self._playing(i) and self.missed(i) >= AWAY_AFTER}
@@ -342,7 +342,7 @@ class Game:
         """The rest of ``seat``'s turn, played for them as a medium bot would and recorded so
         (a link's deadline, a room's timer), then the bots' turns after it. Ludo: the third
         expiry in a row disqualifies the player instead."""
-        if hasattr(self.rules, "disqualify") and self.missed(seat) + 1 >= DISQUALIFY_AFTER:
+        if self.rules.disqualifies and self.missed(seat) + 1 >= DISQUALIFY_AFTER:
             self._disqualify(seat)
         else:
             self._play_as_bots(lambda turn: "medium" if turn == seat else None, watch, {seat})
@@ -403,7 +403,7 @@ class Game:
     def add_player(self, seat: Seat) -> "Game":
         """The same game with a new player in a free seat (Ludo): four pieces at home, playing
         when the turn order reaches them. Before the first step they simply sit at the table."""
-        if not hasattr(self.rules, "join"):
+        if not self.rules.joins:
             raise TurnError(N_("This game takes no new players once it has started."))
         if self.over:
             raise TurnError(N_("This game is over."))
@@ -468,10 +468,10 @@ def new_match(header: Header, secret: bytes) -> Match:
             N_("This link was made for another version of the rules and can't be replayed."))
     try:
         joined = tuple(s.joined for s in header.seats)
-        if any(joined) and not hasattr(rules, "join"):
+        if any(joined) and not rules.joins:
             raise ValueError("this game takes no players once it has started")
         out = tuple(s.out for s in header.seats)
-        if any(out) and not hasattr(rules, "disqualify"):
+        if any(out) and not rules.disqualifies:
             raise ValueError("this game disqualifies nobody")
         colors = tuple(s.color for s in header.seats)
         dice = TableDice(secret, colors, per_seat=since is not None and version >= since)

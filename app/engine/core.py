@@ -10,7 +10,7 @@ what lets a link hold only a seed and this log.
 
 from __future__ import annotations
 
-from typing import Callable, Final, NamedTuple, Protocol
+from typing import Callable, ClassVar, Final, NamedTuple, Protocol
 
 # The phases of a game. Final: compiled (app/native.py), constants rather than names looked up.
 ROLL: Final = "roll"
@@ -50,7 +50,26 @@ class Rules(Protocol):
     def play(self, state, move: Move) -> None: ...
 
 
-class OneDie:
+class RuleSet:
+    """What every rule set is, as class attributes: the app asks these, never which game it is.
+
+    ``joins``: players may join a game in progress (``join``); ``disqualifies``: a seat that
+    misses turns goes out (``disqualify``); ``rematches``: the host may start a rematch at the
+    same table once the game is over, medals carried over.
+    """
+
+    name = ""
+    title: ClassVar[str] = ""  # the game's name as players say it (a Text: translated where shown)
+    dice_count = 2
+    pieces: ClassVar[int] = 4  # per seat
+    joins: ClassVar[bool] = False
+    disqualifies: ClassVar[bool] = False
+    rematches: ClassVar[bool] = False
+    rules_version = 1  # new games get it; links of every version from 1 up still replay
+    seat_dice_since: int | None = None  # the first version whose seats each roll their own dice
+
+
+class OneDie(RuleSet):
     """What rule sets rolling one die share: a roll with no possible move ends the move, but a
     6 still rolls again. A subclass gives ``legal_moves`` and ``_end_move``."""
 

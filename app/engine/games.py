@@ -9,7 +9,6 @@ from .ludo import Ludo
 from .parcheesi import Parcheesi
 from .red_arse import RedArse
 from .red_arse_settings import settings
-from .text import Text
 
 _RULES = {"parcheesi": Parcheesi, "red-arse": RedArse, "ludo": Ludo}
 
@@ -17,7 +16,7 @@ ALL = tuple(_RULES)  # every rule set: the command line plays them all
 NAMES = ("parcheesi", "red-arse", "ludo")  # the games the web app offers
 # The games' names as players say them: each a Text, so a message that names a game says it in
 # the message's language ("Parchís" in Spanish); str() of one is the English.
-TITLES = {"parcheesi": Text("Parcheesi"), "red-arse": Text("Red Arse"), "ludo": Text("Ludo")}
+TITLES = {name: rules.title for name, rules in _RULES.items()}
 
 
 @cache

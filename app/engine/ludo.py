@@ -16,7 +16,7 @@ to the last square of its lap, then up its home column to the goal, as in Parche
 
 from __future__ import annotations
 
-from typing import Final
+from typing import ClassVar, Final
 
 from .boards import LUDO_4, LUDO_6, RaceBoard
 from .core import MOVE, OVER, ROLL, IllegalMove, Move, OneDie
@@ -91,11 +91,14 @@ class Ludo(OneDie):
     Players may join a game in progress until the table is full."""
 
     name = "ludo"
-    pieces = 4
+    title: ClassVar[str] = Text("Ludo")
+    joins: ClassVar[bool] = True  # until the table is full
+    disqualifies: ClassVar[bool] = True
+    rematches: ClassVar[bool] = True
     # 2: each seat rolls its own dice, so a capture or a piece home (an extra roll) moves nobody
     # else's; links of version 1 (one stream for the table) still replay (app/engine/dice.py).
     rules_version = 2
-    seat_dice_since = 2
+    seat_dice_since: int | None = 2
 
     def __init__(self, options: int = 0):
         if options not in (0, 2, 3, 5, 6):

@@ -8,10 +8,10 @@ are gone once it is compiled, see ``app/native.py``).
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, cast
+from typing import Any, ClassVar, Optional, Sequence, cast
 
 from .boards import PARCHEESI, RaceBoard
-from .core import MOVE, OVER, ROLL, IllegalMove, Move
+from .core import MOVE, OVER, ROLL, IllegalMove, Move, RuleSet
 from .notation import read_seats, write_seats
 from .text import Text
 
@@ -78,16 +78,14 @@ class State:
         return f"<parcheesi {Parcheesi().format(self)}>"
 
 
-class Parcheesi:
-    """The rule set. One instance holds the board's precomputed tables and is shared freely."""
+class Parcheesi(RuleSet):
+    """The rule set. One instance holds the board's precomputed tables and is shared freely.
+
+    Its seats share one stream of dice, and always will: who rolls next follows from the dice
+    alone (doubles), never from a choice, so nobody can steer anyone's dice."""
 
     name = "parcheesi"
-    dice_count = 2
-    pieces = 4
-    rules_version = 1
-    # Never needed: who rolls next follows from the dice alone (doubles), never from a choice,
-    # so one stream for the table already gives nobody a way to steer anyone's dice.
-    seat_dice_since: Optional[int] = None
+    title: ClassVar[str] = Text("Parcheesi")
 
     def __init__(self, board: RaceBoard = PARCHEESI):
         self.board = board

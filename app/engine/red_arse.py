@@ -21,7 +21,7 @@ the routes by what stands on the board.
 from __future__ import annotations
 
 from functools import cache
-from typing import Final, NamedTuple, cast
+from typing import ClassVar, Final, NamedTuple, cast
 
 from .boards import HOME_ENTRY, RED_ARSE_4, RED_ARSE_6, RING_SEGMENT, RingBoard
 from .core import CLAIM, MOVE, OVER, ROLL, IllegalMove, Move, OneDie
@@ -129,11 +129,11 @@ class RedArse(OneDie):
     """The rule set for one table: a board and its house rules (``red_arse_settings``)."""
 
     name = "red-arse"
-    pieces = 4
+    title: ClassVar[str] = Text("Red Arse")
     # 2: each seat rolls its own dice, so a re-roll claimed, missed or earned moves nobody
     # else's; links of version 1 (one stream for the table) still replay (app/engine/dice.py).
     rules_version = 2
-    seat_dice_since = 2
+    seat_dice_since: int | None = 2
 
     def __init__(self, options: int = 0):
         table = settings(options)

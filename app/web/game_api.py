@@ -198,7 +198,7 @@ def rematch(token):
     seat = seat_number(data)
     played, _ = load(token, keys())
     i18n.use_table_lang(played.header.lang)
-    if played.header.game != "ludo":
+    if not played.rules.rematches:
         raise TurnError(message("no_rematch"))
     check_host(played, seat, "start_rematch")
     standing = current_standing(played, token)

@@ -139,7 +139,7 @@ def open_room(played: Game, color: int, record, timer: int = 0, lobby: bool = Fa
     if not played.header.by_hand:
         played = Game(replace(played.header, by_hand=True), played.match, played.keys)
     seats = played.header.seats
-    host = seats[played.header.host].color if hasattr(played.rules, "join") else color
+    host = seats[played.header.host].color if played.rules.joins else color
     try:
         room = rooms().create(played.token(), host, color, now(), device_digest(), timer=timer,
                               due=None if lobby else wait(played, len(played.match.steps),

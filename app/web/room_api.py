@@ -102,7 +102,7 @@ def room_state(room: Room, played: Game) -> dict:
         "offline": sorted(seat_of[c] for c in offline(room) if c in seat_of),
         "started": room.started,
         # Ludo: the turns run out in a row that disqualify (a seat's "missed" counts them)
-        "disqualify_after": DISQUALIFY_AFTER if hasattr(played.rules, "disqualify") else None,
+        "disqualify_after": DISQUALIFY_AFTER if played.rules.disqualifies else None,
     }
 
 
@@ -137,13 +137,13 @@ def undecided(room: Room, played: Game) -> bool:
 def capacity(played: Game) -> int:
     """The most players the table seats: a Ludo table's capacity (newcomers join it mid-game),
     else the seats it has."""
-    return played.rules.capacity if hasattr(played.rules, "join") else len(played.header.seats)
+    return played.rules.capacity if played.rules.joins else len(played.header.seats)
 
 
 def _can_add(played: Game) -> bool:
     """Whether a new player can sit at this table now: Ludo, seats left, and the host's turn
     not begun (or the game not begun)."""
-    if not hasattr(played.rules, "join") or played.over or \
+    if not played.rules.joins or played.over or \
             len(played.header.seats) >= played.rules.capacity:
         return False
     history = played.match.history
@@ -361,7 +361,7 @@ def _seated(played: Game, color: int, name: str, room: Room) -> Game:
         taken = seats[next(i for i, s in enumerate(seats) if s.color == color)].name
         raise TableFull(say("seat_not_free", name=taken))
     if not _can_add(played):
-        if not hasattr(played.rules, "join") or len(seats) >= played.rules.capacity:
+        if not played.rules.joins or len(seats) >= played.rules.capacity:
             raise TableFull(say("no_free_seat", code=room.code))
         raise WrongSeat(say("join_on_hosts_turn", name=seats[played.match.turn].name))
     if name.casefold() in {clean_name(s.name).casefold() for s in seats}:
@@ -538,7 +538,7 @@ def rematch(code):
     room = resolve(find(code, data.get("credential")))
     played = Game.from_token(room.token, keys())
     i18n.use_table_lang(played.header.lang)
-    if played.header.game != "ludo":
+    if not played.rules.rematches:
         raise TurnError(message("no_rematch"))
     if rooms().color_of(room, data.get("credential")) != room.host:
         host = next((s.name for s in played.header.seats if s.color == room.host), "")
@@ -572,7 +572,7 @@ def leave(code):
         gone = room.without(color, set(room.members) - offline(room))
         if not gone.closed:
             play_on(played, gone)
-            if hasattr(played.rules, "join") and gone.host != room.host:
+            if played.rules.joins and gone.host != room.host:
                 host = next(i for i, s in enumerate(played.header.seats) if s.color == gone.host)
                 played = Game(replace(played.header, host=host), played.match, played.keys)
         written = rooms().write(gone, now(), token=played.token(),

@@ -35,7 +35,7 @@ def add_player(token):
     standing = current_standing(played, token, ask)
     if not standing.current:  # the same player added again: the same answer
         return jsonify(answer_again(standing, None, invite=True)), 201
-    if not hasattr(played.rules, "join"):
+    if not played.rules.joins:
         raise TurnError(message("no_joining"))
     if played.over:
         raise TurnError(message("joining_over"))
