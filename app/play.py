@@ -57,6 +57,15 @@ class Game:
         secret = game_secret(keys.dice, header.seed)
         return cls(header, replay(header, reader, secret, watch), keys, token)
 
+    def replaced(self, match: Match | None = None, **changes) -> "Game":
+        """A new Game with ``changes`` to the header (``Header``'s fields), and ``match`` when
+        given: the same link it was read from (``source``: claim tickets belong to it), and the
+        turn's ``turn_steps`` unless the match is new."""
+        if match is None:
+            return Game(replace(self.header, **changes), self.match, self.keys, self.source,
+                        self.turn_steps)
+        return Game(replace(self.header, **changes), match, self.keys, self.source)
+
     # -- reading ---------------------------------------------------------------------------
 
     @property
@@ -203,8 +212,7 @@ class Game:
     def restarted(self) -> "Game":
         """The same table back at its first step (a table still being set, where nobody has
         played a step of their own: ``people_played``); ``hand_on`` plays it on again."""
-        match = new_match(self.header, game_secret(self.keys.dice, self.header.seed))
-        return Game(self.header, match, self.keys, self.source)
+        return self.replaced(new_match(self.header, game_secret(self.keys.dice, self.header.seed)))
 
     def forced_turn(self, start: int, end: int) -> bool:
         """Whether the steps ``start`` to ``end`` (one person's turn) were played for them
@@ -261,8 +269,7 @@ class Game:
         server's clock): what its deadline counts from. Games without a deadline are unchanged."""
         if not self.header.deadline:
             return self
-        return Game(replace(self.header, since=int(now // 60)), self.match, self.keys,
-                    self.source, self.turn_steps)
+        return self.replaced(since=int(now // 60))
 
     def due_at(self) -> float | None:
         """When the player to move runs out of time (seconds since 1970), or None."""
@@ -319,9 +326,7 @@ class Game:
         if seat not in self.away():
             raise TurnError(N_("That player isn't being played for."))
         # (step, seat) pairs in order: two players back at one step go by seat
-        header = replace(self.header,
-                         back=tuple(sorted((*self.header.back, (len(self.match.steps), seat)))))
-        return Game(header, self.match, self.keys, self.source)
+        return self.replaced(back=tuple(sorted((*self.header.back, (len(self.match.steps), seat)))))
 
     def play_for_absent(self, now: float, watch=None) -> "Game":
         """After the deadline, the server plays the absent player's turn as a medium bot
@@ -419,7 +424,7 @@ class Game:
         count, data = link.pack_log(self.match.steps)
         match = replay(header, link.LogReader(count, data),
                        game_secret(self.keys.dice, header.seed))
-        return Game(header, match, self.keys, self.source)
+        return self.replaced(match, seats=header.seats, host=header.host)
 
     def rematch(self, seed: bytes | None = None, options: int | None = None) -> "Game":
         """A new game at the same table once this one is over: same seats (latecomers
@@ -440,8 +445,8 @@ class Game:
         seats = [replace(s, joined=0, out=0, medals=tuple(a + b for a, b in zip(s.medals, won[i])))
                  for i, s in enumerate(self.header.seats)]
         game = Game.new(self.header.game, seats, self.keys, seed, options)
-        return Game(replace(game.header, lang=self.header.lang, host=self.header.host,
-                            by_hand=self.header.by_hand), game.match, self.keys)
+        return game.replaced(lang=self.header.lang, host=self.header.host,
+                             by_hand=self.header.by_hand)
 
     def with_seats(self, seats: list[Seat]) -> "Game":
         """The same game with changed seat details (names, phones); colors can't change."""
@@ -450,8 +455,7 @@ class Game:
         # When they joined or went out and their medals are the table's record, not the page's.
         seats = [replace(new, joined=old.joined, out=old.out, medals=old.medals)
                  for new, old in zip(seats, self.header.seats)]
-        return Game(replace(self.header, seats=tuple(seats)), self.match, self.keys, self.source,
-                    self.turn_steps)
+        return self.replaced(seats=tuple(seats))
 
 
 def new_match(header: Header, secret: bytes) -> Match:

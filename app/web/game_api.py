@@ -8,8 +8,6 @@ and only the newest link plays (bookkeeping.py).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flask import Blueprint, current_app, jsonify, request
 
 from app import i18n, wording
@@ -211,8 +209,7 @@ def rematch(token):
     if not host_here(played, data.get("host_key")):
         raise NotHost(message("start_rematch", host=played.header.seats[played.header.host].name))
     if played.header.deadline:  # the table keeps its turn deadline
-        again = Game(replace(again.header, deadline=played.header.deadline), again.match,
-                     again.keys)
+        again = again.replaced(deadline=played.header.deadline)
     again.hand_on()  # bots to move first play at once, and steps with nothing to decide
     again = again.stamped(now())
     new_token = again.token()

@@ -10,7 +10,6 @@ out ahead.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 from flask import current_app, request, url_for
 
@@ -72,8 +71,7 @@ def new_game(game: str, seats: list[Seat], options: int, host: int = 0,
     limits().take("games")
     played = Game.new(game, seats, keys(), options=options)
     if host or lang != played.header.lang or deadline or by_hand:
-        played = Game(replace(played.header, host=host, lang=lang, deadline=deadline,
-                              by_hand=by_hand), played.match, played.keys)
+        played = played.replaced(host=host, lang=lang, deadline=deadline, by_hand=by_hand)
     played.hand_on()
     return played.stamped(now())
 
@@ -82,8 +80,7 @@ def with_lang(played: Game, lang: str) -> Game:
     """The same game, its table speaking ``lang`` from its next link on."""
     if lang == played.header.lang:
         return played
-    return Game(replace(played.header, lang=lang), played.match, played.keys, played.source,
-                played.turn_steps)
+    return played.replaced(lang=lang)
 
 
 def humans_played(played: Game) -> bool:
