@@ -78,10 +78,11 @@ def create_app(config: dict | None = None) -> Flask:
     compression.init_app(app)  # first: it runs after every other after-request function
     _languages(app)
 
-    from app.web import (analysis_api, api, assets, bookkeeping, game_api, icons, pages,
+    from app.web import (analysis_api, api, assets, bookkeeping, errors, game_api, icons, pages,
                          preview_images, push_api, room_api, same_site, seat_api)
 
     assets.init_app(app)
+    errors.init_app(app)
     # The pages' import map is their one inline script: allowed by its hash (assets.py).
     csp = CSP.replace("script-src 'self'", f"script-src 'self' {assets.assets().import_map_hash}")
 

@@ -15,16 +15,13 @@ from app.engine import red_arse_settings
 from app.engine.games import NAMES as GAMES, TITLES, rules_for
 from app.engine.ludo import ludo_options
 from app.engine.text import N_, Text
-from app.link import LANGUAGES, LinkError
-from app.play import ClaimMissed, Game, TurnError
-from app.store import StoreUnavailable
+from app.link import LANGUAGES
+from app.play import Game
 from app.web import ROOT, live_rooms, preview, room_api
 from app.web.bookkeeping import begin, private_page
-from app.web.errors import error_answer
 from app.web.layout import board_layout, board_options
 from app.web.limits import limits
-from app.web.parse import (STATUS, BadRequest, MovedOn, NotHost, NotJson, NotYours, RollShown,
-                           TableFull, TooEarly, WrongSeat, message, parse_deadline, parse_lang)
+from app.web.parse import BadRequest, message, parse_deadline, parse_lang
 from app.web.reading import read_game
 from app.web.seats import (bot_name, default_name, parse_host, parse_players, parse_settings,
                             whatsapp_first)
@@ -376,91 +373,3 @@ def _news_html(lang: str) -> str:
 
     return markdown.markdown((ROOT / "app" / "web" / "news" / f"{lang}.md").read_text(
         encoding="utf-8"))
-
-
-@bp.app_errorhandler(LinkError)
-def link_error(error):
-    status = STATUS.get(type(error).__name__, 400)
-    if preview.page_asked():
-        status = 200  # the page that says why, with Boardpass's own preview (previews.md)
-    return error_answer(N_("This link doesn't work"), error.args[0], status,
-                        type(error).__name__)
-
-
-@bp.app_errorhandler(BadRequest)
-@bp.app_errorhandler(NotJson)
-@bp.app_errorhandler(WrongSeat)
-@bp.app_errorhandler(NotHost)
-@bp.app_errorhandler(TableFull)
-@bp.app_errorhandler(TooEarly)
-@bp.app_errorhandler(MovedOn)
-@bp.app_errorhandler(RollShown)
-@bp.app_errorhandler(NotYours)
-def request_error(error):
-    return error_answer(N_("That request can't be answered"), error.args[0], error.status,
-                        type(error).__name__)
-
-
-@bp.app_errorhandler(TurnError)
-def turn_error(error):
-    return error_answer(N_("That move can't be played"), error.args[0], 422, "TurnError")
-
-
-@bp.app_errorhandler(ClaimMissed)
-def claim_missed(error):
-    """Too late for the re-roll: the page then lets it go ("miss")."""
-    return error_answer(N_("Too late for the re-roll"), error.args[0], 409, "ClaimMissed")
-
-
-@bp.app_errorhandler(404)
-def not_found(error):
-    return error_answer(N_("Nothing here"), N_("This address doesn't lead to a game."), 404,
-                        "NotFound")
-
-
-# Werkzeug's own errors, in our words (its descriptions are English only).
-HTTP_ERRORS = {
-    400: (N_("Bad request"), N_("The request couldn't be read.")),
-    405: (N_("Not allowed"), N_("This address can't be used that way.")),
-    413: (N_("Too much"), N_("The request is too large.")),
-    414: (N_("Address too long"), N_("This address is far too long.")),
-    429: (N_("Too many tries"), N_("Too many requests from here: wait a little and try "
-                                    "again.")),
-}
-
-
-@bp.app_errorhandler(400)
-@bp.app_errorhandler(405)
-@bp.app_errorhandler(413)
-@bp.app_errorhandler(414)
-@bp.app_errorhandler(429)
-def http_error(error):
-    title, text = HTTP_ERRORS[error.code]
-    body, status = error_answer(title, text, error.code, error.name.replace(" ", ""))
-    # 405 says what is allowed, 429 when to try again
-    said = {name: value for name, value in error.get_headers() if name in ("Allow", "Retry-After")}
-    return body, status, said
-
-
-RETRY_SECONDS = 30
-
-
-@bp.app_errorhandler(StoreUnavailable)
-def store_unavailable(error):
-    """The store is down or slow: what needs it waits, nothing is decided without it (reading
-    a game and the rules pages don't need it)."""
-    current_app.logger.warning("store unavailable: %s", error)
-    body, status = error_answer(N_("Try again in a minute"),
-                                N_("Boardpass can't keep track of games right now, so nothing "
-                                   "can be played or sent. Your game is safe: its link still "
-                                   "works."),
-                                503, "StoreUnavailable")
-    return body, status, {"Retry-After": str(RETRY_SECONDS)}
-
-
-@bp.app_errorhandler(500)
-def server_error(error):
-    return error_answer(N_("Something went wrong"),
-                        N_("Something went wrong on our side. Your game is safe: its link "
-                           "still works."),
-                        500, "ServerError")

@@ -1,8 +1,8 @@
 """Reading a request: its JSON body and its fields, checked, and the errors that refuse it.
 
 The JSON API's blueprints and the New game form (pages.py) read requests with these. An error
-carries its message, marked for translation, and its HTTP status: pages.py answers every one of
-them app-wide, as JSON under /api/ and as a friendly page elsewhere, in the request's language.
+carries its message, marked for translation, and its HTTP status: errors.py answers every one
+of them app-wide, as JSON under /api/ and as a friendly page elsewhere, in the request's language.
 """
 
 from __future__ import annotations

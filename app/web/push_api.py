@@ -21,10 +21,9 @@ from flask import Blueprint, current_app, jsonify, request
 
 from app import i18n
 from app.engine.text import N_
-from app.push import MAX_BODY, BadSubscription, StoreConflict, parse_subscription, public_key
+from app.push import MAX_BODY, StoreConflict, parse_subscription, public_key
 from app.ledger import digest
 from app.web.bookkeeping import device, standing_of, subscriptions
-from app.web.errors import error_answer
 from app.web.limits import limits
 from app.web.parse import (BadRequest, MovedOn, NotYours, WrongSeat, json_body, message,
                            seat_number)
@@ -110,10 +109,3 @@ def unsubscribe(token):
         raise BadRequest(message("no_seat"))
     subscriptions().forget(played.header.seed, seat, endpoint)
     return jsonify({"on": False, "seat": seat})
-
-
-@bp.app_errorhandler(BadSubscription)
-@bp.app_errorhandler(NotOffered)
-def push_error(error):
-    return error_answer(N_("That request can't be answered"), error.args[0], error.status,
-                        type(error).__name__)

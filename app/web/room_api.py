@@ -17,20 +17,18 @@ from flask import Blueprint, current_app, jsonify, request
 from app import i18n
 from app.engine.core import CLAIM, ROLL
 from app.engine.games import rules_for
-from app.engine.text import N_, Text
+from app.engine.text import Text
 from app.link import MAX_NAME, LinkError, Seat
 from app.names import clean as clean_name
 from app.play import DISQUALIFY_AFTER, Game, TurnError
 from app.rooms import SPEEDS, Room
 from app.web import bookkeeping
 from app.web.bookkeeping import current_standing, ledger
-from app.web.errors import error_answer
 from app.web.limits import limits
-from app.web.live_rooms import (NoRoom, device_digest, due, find, lobby_game, open_room,
-                                parse_timer, record_new, room_url, rooms, say)
+from app.web.live_rooms import (device_digest, due, find, lobby_game, open_room, parse_timer,
+                                record_new, room_url, rooms, say)
 from app.web.parse import (BadRequest, NotHost, NotYours, TableFull, WrongSeat, json_body, message,
                            since_arg)
-from app.web.preview import page_asked
 from app.web.seats import default_name, parse_table
 from app.web.turns import CLAIM_SECONDS, analyse_ahead, keys, now
 from app.web.views import game_view, load
@@ -582,17 +580,3 @@ def leave(code):
         if written:
             return _answer(written, since)
     raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
-
-
-@bp.app_errorhandler(Stale)
-def stale(error):
-    """A change against an older version: the error, and the room as it is now."""
-    return {"error": {"code": "Stale", "message": i18n.say(error.args[0])},
-            "room": error.room}, 409
-
-
-@bp.app_errorhandler(NoRoom)
-def no_room(error):
-    # A page that says why, with Boardpass's own preview, to everyone (docs/previews.md).
-    status = 200 if page_asked() else 404
-    return error_answer(N_("No such room"), error.args[0], status, error.code, typed=error.typed)

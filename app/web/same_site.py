@@ -17,9 +17,6 @@ from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request
 
-from app.engine.text import N_
-from app.web.errors import error_answer
-
 CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 OUR_PAGES = frozenset({"same-origin", "none"})  # Sec-Fetch-Site: our page, or the address bar
 
@@ -30,7 +27,6 @@ class CrossSite(ValueError):
 
 def init_app(app: Flask) -> None:
     app.before_request(refuse_other_sites)
-    app.register_error_handler(CrossSite, cross_site)
 
 
 def refuse_other_sites() -> None:
@@ -51,10 +47,3 @@ def from_our_pages() -> bool:
     # The request's host, whatever its scheme: a proxy in front may have ended TLS.
     return origin == f"{public.scheme}://{public.netloc}".lower() or \
         origin.partition("://")[2] == request.host.lower()
-
-
-def cross_site(_error):
-    return error_answer(N_("Sent from another site"),
-                        N_("This was sent from another website's page, so Boardpass did "
-                           "nothing with it. To play, open Boardpass itself and try again."),
-                        403, "CrossSite")
