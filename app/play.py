@@ -30,6 +30,13 @@ class ClaimMissed(TurnError):
 
 @dataclass
 class Game:
+    """A game and the link it came from. Methods named by a verb (``step``, ``play_turn``,
+    ``play_forced``, ``hand_on``, ``play_bots``, ``play_for``, ``play_for_absent``) change this
+    game in place, its header too; ``replaced``, the participles and ``with_*`` (``stamped``,
+    ``restarted``, ``rematched``, ``with_seats``, ``with_player``, ``with_player_back``)
+    return a new Game and leave this one as it was. A new Game shares this one's match unless
+    it replays: play on one of them only."""
+
     header: Header
     match: Match
     keys: Keys
@@ -319,7 +326,7 @@ class Game:
         return {i for i, s in enumerate(self.header.seats)
                 if not s.bot and self._playing(i) and self.missed(i) >= AWAY_AFTER}
 
-    def come_back(self, seat: int) -> "Game":
+    def with_player_back(self, seat: int) -> "Game":
         """The player is back: their turns are theirs to play again (recorded in the link)."""
         if self.over:
             raise TurnError(N_("This game is over."))
@@ -328,10 +335,11 @@ class Game:
         # (step, seat) pairs in order: two players back at one step go by seat
         return self.replaced(back=tuple(sorted((*self.header.back, (len(self.match.steps), seat)))))
 
-    def play_for_absent(self, now: float, watch=None) -> "Game":
+    def play_for_absent(self, now: float, watch=None) -> None:
         """After the deadline, the server plays the absent player's turn as a medium bot
         would, then any bots (and players away) after it; the link records that turn as played
-        for them. Ludo: the third expiry in a row disqualifies the player instead."""
+        for them, and the next turn starts at ``now``. Ludo: the third expiry in a row
+        disqualifies the player instead."""
         due = self.due_at()
         if self.over:
             raise TurnError(N_("This game is over."))
@@ -340,8 +348,7 @@ class Game:
         if now < due:
             raise TurnError(N_("The player still has time for this turn."))
         self.play_for(self.match.turn, watch)
-        return Game(replace(self.header, since=int(now // 60)), self.match, self.keys,
-                    self.source)
+        self.header = replace(self.header, since=int(now // 60))
 
     def play_for(self, seat: int, watch=None) -> None:
         """The rest of ``seat``'s turn, played for them as a medium bot would and recorded so
@@ -405,7 +412,7 @@ class Game:
                 return index
         raise TurnError(N_("That move is not allowed here."))
 
-    def add_player(self, seat: Seat) -> "Game":
+    def with_player(self, seat: Seat) -> "Game":
         """The same game with a new player in a free seat (Ludo): four pieces at home, playing
         when the turn order reaches them. Before the first step they simply sit at the table."""
         if not self.rules.joins:
@@ -426,7 +433,7 @@ class Game:
                        game_secret(self.keys.dice, header.seed))
         return self.replaced(match, seats=header.seats, host=header.host)
 
-    def rematch(self, seed: bytes | None = None, options: int | None = None) -> "Game":
+    def rematched(self, seed: bytes | None = None, options: int | None = None) -> "Game":
         """A new game at the same table once this one is over: same seats (latecomers
         included), host and language, a new seed, and the medals won here added to the
         table's count. ``options`` changes the table (Ludo: its size, so the board too);

@@ -78,7 +78,7 @@ def expire(game: Game, seat: int, times: int) -> Game:
     for _ in range(times):
         while game.match.turn != seat:
             game = played(game, 1)
-        game = game.play_for_absent(game.due_at())
+        game.play_for_absent(game.due_at())
     return game
 
 
@@ -130,7 +130,7 @@ def away_and_back(name: str, version: int, options: int) -> Game:
     game = played(expire(played(start, 20), 0, 2), 30)
     while game.match.turn == 0:
         game = played(game, 1)
-    return played(game.come_back(0), 40)
+    return played(game.with_player_back(0), 40)
 
 
 def ludo(version: int) -> dict[str, Game]:
@@ -149,7 +149,7 @@ def joined_and_out(version: int) -> Game:
     table = seats(3, (0, 2, 4), {0: {"medals": (2, 0, 1)}, 1: {"medals": (0, 3, 0)}})
     game = played(new("ludo", version, "all", table, 5, lang="es", host=2, deadline=DAY,
                       since=T0), 25)
-    game = game.add_player(Seat("Fay", 1, phone=PHONES[2]))  # blue: seat 1, the others move up
+    game = game.with_player(Seat("Fay", 1, phone=PHONES[2]))  # blue: seat 1, the others move up
     return played(expire(played(game, 15), 3, 3), 10**5)  # seat 3, purple, goes out
 
 

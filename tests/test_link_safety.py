@@ -224,7 +224,7 @@ def test_a_player_added_before_anyone_chose_makes_the_first_link_older_though_it
         first = Game.new("ludo", seats, KEYS, seed=number.to_bytes(8, "big"),
                          options=ludo_options(4))
         first.hand_on()
-        again = Game(first.header, first.restarted().match, KEYS).add_player(link.Seat("Cleo", 1))
+        again = Game(first.header, first.restarted().match, KEYS).with_player(link.Seat("Cleo", 1))
         again.hand_on()
         if len(first.match.steps) > len(again.match.steps):
             break

@@ -35,7 +35,7 @@ def play_turns(game: Game, turns: int, rng=random.Random(5)) -> Game:
 def test_a_player_joins_mid_game_with_four_pieces_at_home_and_plays_when_their_turn_comes():
     game = play_turns(two_player_game(), 6)
     before = game.position()
-    joined = game.add_player(Seat("Ben", 1))  # blue sits between red and green
+    joined = game.with_player(Seat("Ben", 1))  # blue sits between red and green
     assert [s.name for s in joined.header.seats] == ["Ana", "Ben", "Cleo"]
     assert joined.header.seats[1].joined == len(game.match.steps)
     assert joined.state.pos[1] == [-1] * 4
@@ -56,7 +56,7 @@ def test_a_player_joins_mid_game_with_four_pieces_at_home_and_plays_when_their_t
 
 
 def test_a_game_with_a_latecomer_plays_to_the_end_and_places_everyone():
-    game = play_turns(two_player_game(), 4).add_player(Seat("Dev", 3))
+    game = play_turns(two_player_game(), 4).with_player(Seat("Dev", 3))
     while not game.over:
         play_turns(game, 1)
     assert sorted(game.state.placed) == [0, 1, 2]
@@ -66,23 +66,23 @@ def test_a_game_with_a_latecomer_plays_to_the_end_and_places_everyone():
 def test_no_player_joins_a_full_table_a_taken_color_or_another_game():
     game = two_player_game()
     with pytest.raises(TurnError, match="taken"):
-        game.add_player(Seat("Eve", 2))
-    full = game.add_player(Seat("Ben", 1)).add_player(Seat("Dev", 3))
+        game.with_player(Seat("Eve", 2))
+    full = game.with_player(Seat("Ben", 1)).with_player(Seat("Dev", 3))
     with pytest.raises(TurnError, match="Every seat"):
-        full.add_player(Seat("Eve", 4))
+        full.with_player(Seat("Eve", 4))
     parcheesi = Game.new("parcheesi", [Seat("Ana", 0), Seat("Ben", 2)], KEYS, by_hand=True)
     with pytest.raises(TurnError, match="no new players"):
-        parcheesi.add_player(Seat("Cy", 1))
+        parcheesi.with_player(Seat("Cy", 1))
 
 
 def test_a_player_added_before_the_first_roll_simply_sits_at_the_table():
-    game = two_player_game().add_player(Seat("Ben", 1))
+    game = two_player_game().with_player(Seat("Ben", 1))
     assert game.header.seats[1].joined == 0 and not game.state.waiting
 
 
 def test_the_host_stays_the_host_when_a_seat_is_added_before_it():
     game = two_player_game(host=1)  # Cleo (green) created the game
-    added = play_turns(game, 2).add_player(Seat("Ben", 1))
+    added = play_turns(game, 2).with_player(Seat("Ben", 1))
     assert added.header.seats[added.header.host].name == "Cleo"
 
 
@@ -98,11 +98,11 @@ def test_medals_go_to_the_first_three_places_never_the_last(placed, seats, expec
 
 def test_a_rematch_keeps_the_table_and_adds_up_the_medals():
     game = two_player_game(lang="es", host=1)
-    game = play_turns(game, 3).add_player(Seat("Ben", 1, phone="+5491155551234"))
+    game = play_turns(game, 3).with_player(Seat("Ben", 1, phone="+5491155551234"))
     while not game.over:
         play_turns(game, 1)
     first = game.state.placed[0]
-    rematch = game.rematch(seed=b"ludotab2")
+    rematch = game.rematched(seed=b"ludotab2")
     assert rematch.match.steps == [] and rematch.header.seed != game.header.seed
     assert [s.name for s in rematch.header.seats] == ["Ana", "Ben", "Cleo"]
     assert all(s.joined == 0 for s in rematch.header.seats)
@@ -114,13 +114,13 @@ def test_a_rematch_keeps_the_table_and_adds_up_the_medals():
     # Medals add up over rematches and travel in the link.
     while not rematch.over:
         play_turns(rematch, 1)
-    third = Game.from_token(rematch.rematch().token(), KEYS)
+    third = Game.from_token(rematch.rematched().token(), KEYS)
     assert sum(sum(s.medals) for s in third.header.seats) == 4
 
 
 def test_no_rematch_before_the_end():
     with pytest.raises(TurnError, match="isn't over"):
-        two_player_game().rematch()
+        two_player_game().rematched()
 
 
 def test_a_rematch_on_a_smaller_table_keeps_everyone_in_their_colors():
@@ -129,5 +129,5 @@ def test_a_rematch_on_a_smaller_table_keeps_everyone_in_their_colors():
     while not game.over:
         play_turns(game, 1)
     with pytest.raises(TurnError, match="in their colors"):
-        game.rematch(options=0)  # purple has no seat at a table of 4
-    assert game.rematch(options=5).rules.capacity == 5
+        game.rematched(options=0)  # purple has no seat at a table of 4
+    assert game.rematched(options=5).rules.capacity == 5

@@ -164,7 +164,7 @@ def with_backs(played: Game, standing: Standing) -> Game:
     """The game with the players who said "I'm back" since its link was made back."""
     for seat in standing.backs:
         if seat in played.away():
-            played = played.come_back(seat)
+            played = played.with_player_back(seat)
     return played
 
 

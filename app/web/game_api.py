@@ -151,7 +151,8 @@ def absent(token):
     for index, _ in standing.fixed:  # the absent player's own steps a roll shown has fixed
         played.step(index)
         recorder(played.match)
-    played = played.stamped(standing.opened).play_for_absent(moment, recorder)
+    played = played.stamped(standing.opened)
+    played.play_for_absent(moment, recorder)
     played.hand_on(recorder)
     next_token = played.token()
     made, repeat = advance(standing, ask, played, next_token, start)
@@ -205,7 +206,7 @@ def rematch(token):
     if capacity is not None and (type(capacity) is not int or capacity not in range(2, 7)):
         raise BadRequest(message("ludo_table"))
     options = None if capacity is None else ludo_options(capacity)
-    again = with_lang(played.rematch(options=options), lang)  # TurnError (422) before the end
+    again = with_lang(played.rematched(options=options), lang)  # TurnError (422) before the end
     if not host_here(played, data.get("host_key")):
         raise NotHost(message("start_rematch", host=played.header.seats[played.header.host].name))
     if played.header.deadline:  # the table keeps its turn deadline

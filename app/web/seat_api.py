@@ -63,7 +63,7 @@ def add_player(token):
     # newcomer rolling for who starts too; bots, and steps with nothing to decide, play again.
     setting = not humans_played(played) and not steps
     try:
-        joined = with_lang(played.restarted() if setting else played, lang).add_player(player)
+        joined = with_lang(played.restarted() if setting else played, lang).with_player(player)
     except TurnError as error:
         raise TableFull(error.args[0]) from None
     if setting:
@@ -108,7 +108,7 @@ def come_back(token):
         if seat in newest.backs:  # said already
             break
         game = played if newest is standing else Game.from_token(newest.token, keys())
-        with_backs(game, newest).come_back(seat)  # TurnError: not away, or the game is over
+        with_backs(game, newest).with_player_back(seat)  # TurnError: not away, or the game is over
         if ledger().come_back(newest, seat):
             break
     else:
