@@ -3,9 +3,10 @@
 // them, and every step is checked by the server, which replays the link each time.
 
 import { offerKeys, tellTurn } from "./access.js";
+import { call } from "./api.js";
 import { Board, seatLabel } from "./board.js";
-import { _, lang } from "./i18n.js";
-import { chancesAfter, chancesAt, markDecision, showChances, showGameReview } from "./review.js";
+import { _ } from "./i18n.js";
+import { chancesAfter, markDecision, showChances, showGameReview } from "./review.js";
 import { soundSwitch } from "./motion.js";
 import { offerNotifications } from "./notify.js";
 import {
@@ -13,6 +14,7 @@ import {
   knock, lastTurn, nameOf, offerMoves, replay, rollDice, said, say, seatsColors, seatsNames,
   showDice, startMove, useBoard,
 } from "./table.js";
+import { armClaim, pills, showAway } from "./turn.js";
 
 const app = document.getElementById("app");
 const $ = (id) => document.getElementById(id);
@@ -24,7 +26,7 @@ let steps = readSteps();
 let forced = new Set();  // which of `steps` the server played for the player (nothing to decide)
 let selected = null;
 let busy = false;
-let claimTicket = null;  // the re-roll claim window being timed (see armClaim)
+let claimTicket = null;  // the re-roll claim window being timed (see claimWindow)
 
 const params = new URLSearchParams(location.search);
 let turnEvents = [];    // this turn's steps as the server tells them (rolls, moves, re-rolls)
@@ -86,23 +88,6 @@ function plainStep(s) {
 
 // -- talking to the server --------------------------------------------------------------------
 
-// The server answers a game's calls in the table's language (the moves' words, the errors); when
-// the switcher chose another for this page, `lang` in what is sent asks for it (and makes it the
-// table's language from the next link on). The game as the link reads is sent with the page.
-async function call(url, body) {
-  const response = await fetch(url, {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ ...body, lang }),
-  });
-  const data = await response.json().catch(() => ({ error: { message: TEXT.noAnswer() } }));
-  if (!response.ok) {
-    const error = new Error(data.error ? data.error.message : TEXT.httpError(response.status));
-    error.code = data.error ? data.error.code : null;
-    throw error;
-  }
-  return data;
-}
-
 // Play this turn's steps (all of them: the link is the game, and the server keeps only those a
 // roll shown has fixed) and draw the result.
 // `restoring`: the steps come from the address, so a re-roll they leave open was missed.
@@ -132,23 +117,23 @@ async function submit(newSteps, restoring = false, flight = null) {
   if (view.phase === "claim" && view.turn === base.turn && (restoring || !view.claim)) {
     return submit([...steps, "miss"]);  // the page was closed (or reloaded) during the window
   }
-  armClaim();
+  claimWindow();
 }
 
 // -- the re-roll claim: Roll within the window claims it; otherwise the page lets it go --------
 
-function armClaim() {
+// The re-roll this page's player may claim now: its window timed, once per ticket.
+function claimWindow() {
   const v = view;
   if (v.phase !== "claim" || !v.claim || v.turn !== base.turn || claimTicket === v.claim.ticket) {
     return;
   }
-  const ticket = claimTicket = v.claim.ticket;
-  const expire = () => {
-    if (view.phase !== "claim" || !view.claim || view.claim.ticket !== ticket) return;
-    if (busy) { setTimeout(expire, 200); return; }  // a tap on Roll is on its way
-    submit([...steps, "miss"]);
-  };
-  setTimeout(expire, v.claim.seconds * 1000);
+  claimTicket = v.claim.ticket;
+  armClaim(v.claim, {
+    open: (ticket) => view.phase === "claim" && !!view.claim && view.claim.ticket === ticket,
+    busy: () => busy,
+    letGo: () => submit([...steps, "miss"]),
+  });
 }
 
 function rollStep() {
@@ -184,9 +169,9 @@ function render() {
   // are played: the pills wait for the move, and the server works out one answer less).
   const moved = steps.slice(0, 1 + steps.findLastIndex((s) => s.from !== undefined));
   if (moved.length) showChances(board, seatsColors(v), chancesAfter(base.token, moved));
-  else pills(base, base.steps);
+  else pills(board, base, base.steps);
   showDeadline();
-  showAway();
+  away();
   if (v.phase === "over") {
     say(TEXT.wins(nameOf(v, v.winner)));
     if (v.secret) {
@@ -224,8 +209,8 @@ function renderMovedOn(v) {
   for (const id of ["roll", "undo", "send", "choices", "deadline", "toroom"]) $(id).hidden = true;
   showDice([], []);
   showResults(v);
-  pills(base, base.steps);
-  showAway();
+  pills(board, base, base.steps);
+  away();
   const note = $("newer");
   note.replaceChildren();
   const meantFor = nameOf(v, v.turn);
@@ -314,26 +299,10 @@ function showDeadline() {
 }
 setInterval(() => { if (base && !busy) showDeadline(); }, 60000);
 
-// Who is away (their turns played for them until they say they're back) or disqualified.
-function showAway() {
-  const box = $("away");
-  box.replaceChildren();
-  if (base && base.phase !== "over" && !turnSent) {
-    for (const seat of base.seats) {
-      if (!seat.away && !seat.out) continue;
-      const line = document.createElement("p");
-      line.textContent = seat.out ? TEXT.disqualified(seat.name) : TEXT.away(seat.name);
-      if (seat.away) {
-        const button = document.createElement("button");
-        button.textContent = TEXT.imBack(seat.name);
-        button.dataset.seat = seat.seat;
-        button.addEventListener("click", () => comeBack(seat.seat));
-        line.append(" ", button);
-      }
-      box.append(line);
-    }
-  }
-  box.hidden = !box.childElementCount;
+// Who is away or disqualified, while the turn is this page's to play: any of them may say
+// they're back here.
+function away() {
+  showAway(base && base.phase !== "over" && !turnSent ? base.seats : [], () => true, comeBack);
 }
 
 // The player is back: the server remembers it, and the game's newest link, wherever it is
@@ -399,12 +368,13 @@ function comesBack(next) {
 // next player's link opens with.
 async function showPlayed(next, ours) {
   if (next.replay && next.replay.events.length) {
-    if (!next.simulated) await tapEnds(replay(next.replay, next, (step) => pills(next, step)));
+    const shown = (step) => pills(board, next, step);
+    if (!next.simulated) await tapEnds(replay(next.replay, next, shown));
     board.place(next.pieces, seatsColors(next), seatsNames(next),
       next.phase === "over" ? null : next.turn);
     showDice(ours);
   }
-  pills(next, next.steps);
+  pills(board, next, next.steps);
   showSend(next);
   for (const id of ["roll", "send", "undo", "toroom"]) $(id).hidden = true;
   showAddPlayer();
@@ -424,10 +394,7 @@ async function tapEnds(replaying) {
   }
 }
 
-// -- chance to win and the finished game's review (review.js) ------------------------------------
-
-// The chance-to-win pills for the game `v` at `step`.
-function pills(v, step) { showChances(board, seatsColors(v), chancesAt(v.token, step)); }
+// -- the finished game's review (review.js) ---------------------------------------------------
 
 // The finished game's final link, once there is one (this page's when it opened a finished game).
 function finalLink() {
@@ -853,7 +820,7 @@ async function start() {
   if (first.message && params.get("new")) {
     showSend(first, true);
     board.place(first.pieces, seatsColors(first), seatsNames(first));
-    pills(first, first.steps);
+    pills(board, first, first.steps);
     showAddPlayer();
     return;
   }
@@ -872,7 +839,7 @@ async function start() {
   // is in the feed again, without being shown again.
   if (!stale && !seen) {
     await tapEnds(replay(first.phase === "over" ? lastTurn(first.replay) : first.replay, first,
-      (step) => pills(first, step), !steps.length));
+      (step) => pills(board, first, step), !steps.length));
   }
   // This turn's steps from the address, checked again; or, when the address doesn't have the
   // steps a roll shown has fixed (another tab, a phone that lost it), those: they stand.

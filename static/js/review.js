@@ -14,6 +14,7 @@
 // and percent pattern for its locale (game.html's #gamereview), since the figures are worked out
 // here, from the reviews as they come in.
 
+import { waitFor } from "./api.js";
 import { N_, _, lang } from "./i18n.js";
 import { Board, seatLabel } from "./board.js";
 
@@ -57,32 +58,7 @@ const signed = (n) => (n > 0 ? `+${decimal(n)}` : n < 0 ? `−${decimal(-n)}` : 
 const HTTP1 = performance.getEntriesByType("navigation")[0]?.nextHopProtocol === "http/1.1";
 const PARALLEL = Math.min(HTTP1 ? 4 : Infinity,
   Number(document.getElementById("gamereview")?.dataset.atOnce) || 2);
-const RETRIES = 4;   // 503s (a server down or restarting) waited out before giving up
-const PENDING = 40;  // 202s ("being worked out") asked again, a few seconds apart, at most
 const $ = (id) => document.getElementById(id);
-const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
-
-// The answer at `url`; a 202 (being worked out) or a 503 is asked again after its Retry-After
-// (and a random share more, so pages don't all come back at once), unless `stale()` says it is
-// no longer wanted.
-async function getJSON(url, stale = () => false) {
-  for (let attempt = 0, pending = 0; ; attempt += 1) {
-    const response = await fetch(url);
-    const data = await response.json().catch(() => null);
-    const again = response.status === 202 ? (pending += 1) <= PENDING
-      : response.status === 503 && attempt - pending < RETRIES;
-    if (again && !stale()) {
-      const after = Number(response.headers.get("Retry-After")) || 3;
-      await sleep(1000 * after * (1 + Math.random()));
-      if (!stale()) continue;
-    }
-    if (response.status === 202) throw new Error(data ? data.pending.message : "202");
-    if (!response.ok || !data) {
-      throw new Error(data && data.error ? data.error.message : String(response.status));
-    }
-    return data;
-  }
-}
 
 // `task()` once fewer than PARALLEL run, in the order asked.
 let running = 0;
@@ -156,7 +132,7 @@ async function ask() {
   asking = true;
   let list = null;
   try {
-    list = (await getJSON(url, () => !wanted || wanted.url !== url)).chances;
+    list = (await waitFor(url, () => !wanted || wanted.url !== url)).chances;
     chances.set(url, list);
   } catch {
     // No pills rather than an error: the game goes on without them.
@@ -182,7 +158,7 @@ export function reviewOf(v, step) {
   return once(`boardpass:review:${gameKey(v)}:${step}`,
     (kept) => kept && kept.lang === lang && kept.said && "pieces" in kept,
     async () => {
-      const r = await getJSON(`/api/games/${v.token}/review?step=${step}&lang=${lang}`);
+      const r = await waitFor(`/api/games/${v.token}/review?step=${step}&lang=${lang}`);
       const played = r.options.find((o) => o.index === r.played);
       const best = r.options.find((o) => o.index === r.best);
       return { lang, step: r.step, seat: r.seat, grade: played.grade, loss: played.loss,
@@ -204,7 +180,7 @@ function luckOf(v) {
     (kept) => kept && Array.isArray(kept.luck) && Array.isArray(kept.rolls) &&
       Array.isArray(kept.course),
     async () => {
-      const { luck, rolls, course } = await getJSON(`/api/games/${v.token}/luck`);
+      const { luck, rolls, course } = await waitFor(`/api/games/${v.token}/luck`);
       return { luck, rolls, course: course || [] };
     });
 }

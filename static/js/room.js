@@ -4,14 +4,16 @@
 // and may take a free seat.
 
 import { offerKeys, warnTime } from "./access.js";
+import { call, etagOf } from "./api.js";
 import { Board, sleep } from "./board.js";
 import { _, lang } from "./i18n.js";
-import { chancesAt, showChances, showGameReview } from "./review.js";
+import { showGameReview } from "./review.js";
 import { soundSwitch } from "./motion.js";
 import {
   HOP_MS, TEXT, addFeed, colorOf, isBot, knock, nameOf, offerMoves, replay, rollDice, said, say,
   seatsColors, seatsNames, showDice, startMove, useBoard, useSpeed,
 } from "./table.js";
+import { armClaim, pills, showAway } from "./turn.js";
 
 const ROOM = {
   you: () => _("you"),
@@ -116,23 +118,11 @@ function forget() {
 
 // -- talking to the server ------------------------------------------------------------------------
 
-async function call(url, body, headers = {}) {
-  const response = await fetch(url, body === undefined ? { headers, cache: "no-store" } : {
-    method: "POST", cache: "no-store",
-    headers: { "Content-Type": "application/json", ...headers },
-    body: JSON.stringify({ ...body, lang }),
-  });
-  if (response.status === 304) return null;
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const error = new Error(data.error ? data.error.message : TEXT.httpError(response.status));
-    error.code = data.error ? data.error.code : null;
-    error.room = data.room || null;
-    error.retryAfter = Number(response.headers.get("Retry-After")) || null;
-    throw error;
-  }
-  if (data.room && !older(data)) etag = response.headers.get("ETag") || etag;  // a room's answer
-  return data;
+// The server's answer (api.js); a room's keeps its ETag for the next poll (not an older room's).
+async function ask(url, body, headers = {}) {
+  const answer = await call(url, body, headers);
+  if (answer && answer.room && !older(answer)) etag = etagOf(answer) || etag;
+  return answer;
 }
 
 const since = () => `?since=${view ? view.steps : ""}&lang=${encodeURIComponent(lang)}`;
@@ -181,16 +171,15 @@ async function show(next) {
   keepLink(next);
   if (known) comings(known, next);
   if (known && next.replay && next.replay.events.length && next.steps > known.steps) {
-    await replay(next.replay, next, (step) => pills(next, step), true, ownHop);
+    await replay(next.replay, next, (step) => chances(next, step), true, ownHop);
   }
   render();
 }
 
 // Each player's chance to win at `step`, as link games show it (asked only once the game has
 // started, and not once it is over).
-function pills(v, step) {
-  if (!v.room.started || v.phase === "over") return;
-  showChances(board, seatsColors(v), chancesAt(v.token, step));
+function chances(v, step) {
+  if (v.room.started && v.phase !== "over") pills(board, v, step);
 }
 
 // The flight of this phone's own move (`hopping`) when `event` is that move.
@@ -244,7 +233,7 @@ async function poll() {
   polling = true;
   if (!busy) {
     try {
-      const answer = await call(app.dataset.api + since(), undefined, pollHeaders());
+      const answer = await ask(app.dataset.api + since(), undefined, pollHeaders());
       // A step this phone sent meanwhile draws the room with its own answer.
       if (answer && !busy) await show(answer);
       $("status").classList.remove("error");
@@ -297,7 +286,7 @@ async function submit(steps, again = false) {
   const at = view.steps;
   let retry = null;
   try {
-    const answer = await call(app.dataset.steps + since(),
+    const answer = await ask(app.dataset.steps + since(),
       { version: view.room.version, credential, steps });
     claim = answer.claim || null;
     selected = null;
@@ -309,7 +298,7 @@ async function submit(steps, again = false) {
     } else {
       await show(answer);
     }
-    armClaim();
+    claimWindow();
   } catch (error) {
     if (hopping) board.cancelFlights(hopping.flight);
     showDice(view.last_roll || [], view.pool);  // dice tumbling since the tap stop
@@ -329,13 +318,14 @@ async function submit(steps, again = false) {
   if (view.phase === "claim" && view.turn === seat && !claim) submit(["miss"]);
 }
 
-// The re-roll claim: Roll within the window claims it; otherwise the page lets it go.
-function armClaim() {
+// The re-roll claim this phone's answer gave it: its window timed.
+function claimWindow() {
   if (!claim) return;
-  const ticket = claim.ticket;
-  setTimeout(() => {
-    if (claim && claim.ticket === ticket && !busy) submit(["miss"]);
-  }, claim.seconds * 1000);
+  armClaim(claim, {
+    open: (ticket) => !!claim && claim.ticket === ticket,
+    busy: () => busy,
+    letGo: () => submit(["miss"]),
+  });
 }
 
 // Another player's re-roll left open long after its window (their page was closed): a seated
@@ -376,7 +366,7 @@ async function join(event) {
   const message = $("joinmsg");
   message.hidden = true;
   try {
-    const next = await call(app.dataset.join + since(), {
+    const next = await ask(app.dataset.join + since(), {
       name: form.elements.name.value, color: form.elements.color.value || null, credential,
     });
     credential = next.you.credential;
@@ -414,7 +404,7 @@ function render() {
     return;
   }
   const mine = seat !== null && v.turn === seat && v.phase !== "over";
-  pills(v, v.steps);
+  chances(v, v.steps);
   showGameReview(v.phase === "over" ? v : null);  // as a link game's page shows it at the end
   showDice(v.last_roll || [], v.pool);
   $("roll").hidden = !(mine && (v.phase === "roll" || v.phase === "claim"));
@@ -436,7 +426,7 @@ function render() {
     offerKeys(v, play);
   }
   watchClaim(v, seat);
-  showAway(v, seat);
+  away(v, seat);
   showTimer();
   $("rematch").hidden = !(v.phase === "over" && board.layout.game === "ludo" && seat !== null
     && seat === v.room.host);
@@ -475,35 +465,22 @@ setInterval(() => { if (view && !busy) showTimer(); }, 250);
 
 // Who is being played for (two turns run out in a row) or disqualified; "I'm back" for this
 // phone's own seat.
-function showAway(v, seat) {
-  const box = $("away");
+function away(v, seat) {
   const shown = JSON.stringify([seat, v.phase, v.seats.map((s) => [s.away, s.out, s.missed])]);
   if (shown === awayShown) return;  // a tap on "I'm back" isn't lost to a redraw
   awayShown = shown;
-  box.replaceChildren();
-  if (v.phase !== "over") {
-    for (const s of v.seats) {
-      if (!s.away && !s.out) continue;
-      const line = document.createElement("p");
-      line.textContent = s.out ? TEXT.disqualified(s.name) : TEXT.away(s.name);
-      if (s.away && s.seat === seat) {
-        const button = document.createElement("button");
-        button.textContent = TEXT.imBack(s.name);
-        button.addEventListener("click", comeBack);
-        line.append(" ", button);
-      }
-      box.append(line);
-    }
-    // Ludo: this phone's player is one run-out turn from disqualification.
-    const limit = v.room.disqualify_after;
-    if (seat !== null && limit && !v.seats[seat].out && v.seats[seat].missed === limit - 1) {
-      const line = document.createElement("p");
-      line.className = "warning";
-      line.textContent = ROOM.lastChance(nameOf(v, seat));
-      box.append(line);
-    }
-  }
-  box.hidden = !box.childElementCount;
+  const over = v.phase === "over";
+  showAway(over ? [] : v.seats, (s) => s === seat, comeBack, over ? [] : lastChance(v, seat));
+}
+
+// Ludo: a line when this phone's player is one run-out turn from disqualification.
+function lastChance(v, seat) {
+  const limit = v.room.disqualify_after;
+  if (seat === null || !limit || v.seats[seat].out || v.seats[seat].missed !== limit - 1) return [];
+  const line = document.createElement("p");
+  line.className = "warning";
+  line.textContent = ROOM.lastChance(nameOf(v, seat));
+  return [line];
 }
 
 // Leaving, after saying yes: the seat is free, this phone watches.
@@ -511,7 +488,7 @@ async function leaveRoom() {
   if (busy || !window.confirm(ROOM.sureToLeave())) return;
   busy = true;
   try {
-    const answer = await call(app.dataset.leave + since(), { credential });
+    const answer = await ask(app.dataset.leave + since(), { credential });
     forget();
     if (answer.closed) {
       clearTimeout(next);
@@ -533,7 +510,7 @@ async function change(url) {
   if (busy) return;
   busy = true;
   try {
-    await show(await call(url + since(), { credential }));
+    await show(await ask(url + since(), { credential }));
   } catch (error) {
     if (error.room) await show(error.room);
     say(error.message, true);
@@ -628,7 +605,7 @@ async function start() {
   for (;;) {
     try {
       // Its seat is seen from this first answer on: a reloaded page's deadline is the one it had.
-      const first = await call(app.dataset.api + `?lang=${encodeURIComponent(lang)}`,
+      const first = await ask(app.dataset.api + `?lang=${encodeURIComponent(lang)}`,
         undefined, pollHeaders());
       board = new Board($("board"), JSON.parse($("layout").textContent));  // sent with the page
       useBoard(board);
@@ -670,7 +647,7 @@ if (speed) {
   speed.addEventListener("change", async () => {
     speedSent = true;
     try {
-      await show(await call(app.dataset.speed + since(), { credential, speed: speed.value }));
+      await show(await ask(app.dataset.speed + since(), { credential, speed: speed.value }));
     } catch (error) {
       if (error.room) await show(error.room);
       say(error.message, true);

@@ -140,8 +140,6 @@ export const TEXT = {
   movedOnOver: () => _("This turn was already played: the game has moved on, and it is over. "
     + "The newest link shows how it ended."),
   newest: () => _("Open the newest link"),
-  noAnswer: () => _("The server didn't answer."),
-  httpError: (status) => _("Error %(status)s", { status }),
   // Ludo's table: results, medals, rematch, players joining.
   medals: [N_("Gold medal"), N_("Silver medal"), N_("Bronze medal")],
   resultsTo: (host) => _("Game over. Send the results to %(host)s, the host: the rematch is on "
