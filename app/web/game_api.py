@@ -13,18 +13,19 @@ from flask import Blueprint, current_app, jsonify, request
 from app import i18n, wording
 from app.engine.core import CLAIM
 from app.engine.ludo import ludo_options
-from app.ledger import request_digest
+from app.ledger import Standing, request_digest
 from app.play import Game, TurnError
-from app.web.bookkeeping import (advance, begin, current_standing, device, fix, host_here, ledger,
-                                 to_move, with_backs)
+from app.web.bookkeeping import (advance, begin, device, fix, host_here, ledger, to_move,
+                                 with_backs)
+from app.web.loading import game_at
 from app.web.parse import (BadRequest, MovedOn, NotHost, TooEarly, WrongSeat, json_body, message,
                            parse_deadline, parse_lang, seat_number, since_arg)
 from app.web.reading import read_game
 from app.web.seats import check_host, parse_table, seat_changes
 from app.web.texting import may_text, outbox_send, send_link
 from app.web.turns import (CLAIM_SECONDS, analyse_ahead, answer_again, arrived_by_text,
-                           fill_deadline, game_url, keys, new_game, now, with_lang, with_link)
-from app.web.views import Recorder, game_view, hand_on, load
+                           fill_deadline, keys, new_game, now, with_lang, with_link)
+from app.web.views import Recorder, game_view
 
 bp = Blueprint("games", __name__)
 
@@ -100,22 +101,9 @@ def finish(token):
         first = not played.people_played(standing.step)
         played = played.with_seats(seat_changes(played, data["seats"], data["seat"], first))
     start = len(played.match.steps)
-    recorder = hand_on(played)
-    played = played.stamped(now())
-    mover = played.header.seats[data["seat"]].name
-    next_token = played.token()
-    made, repeat = advance(standing, ask, played, next_token, start)
-    if repeat:
-        return jsonify(answer_again(repeat, mover))
-    url = game_url(next_token)
-    body = with_link(game_view(played, next_token, recorder, start, lang=i18n.page_lang()),
-                     next_token)
-    # Back to the same player (the others are bots): nobody to text.
-    again = not played.over and played.match.turn == data["seat"]
-    body["message"] = send_link(played, mover, url, deliver=not again and may_text(played, known),
-                                since=start, notify=not again)
-    fill_deadline(body, played, arrived_by_text(made, body["message"]))
-    return analyse_ahead(jsonify(body), played, standing.step)
+    body, sent = _send_on(played, standing, ask, data["seat"], known, _recorder(played), start,
+                          since=start)
+    return jsonify(body) if sent is None else analyse_ahead(jsonify(body), sent, standing.step)
 
 
 @bp.post("/games/<token>/absent")
@@ -124,15 +112,10 @@ def absent(token):
     play the absent player's turn as a medium bot (then the bots' turns after it); answered
     like ``/turn``: the next link, ``replay`` of what was played, and ``message`` for the next
     human (texted as usual). The absent player is texted that their turn was played."""
-    data = json_body()
-    ask = request_digest("absent", data)
-    played, _ = load(token, keys())
-    i18n.use_table_lang(played.header.lang)
-    if played.over:
-        raise TurnError(message("game_over"))
+    ask = request_digest("absent", json_body())
+    played, standing, _ = game_at(token, ask, check=_not_over)
     seat = played.match.turn
     name = played.header.seats[seat].name
-    standing = current_standing(played, token, ask)
     if not standing.current:  # played for them already: the same answer again
         return jsonify(_absent_view(answer_again(standing, name), seat, None))
     played = with_backs(played, standing)
@@ -145,36 +128,59 @@ def absent(token):
         raise TooEarly(message("still_time", name=name))
     known = {s.phone for s in played.header.seats}
     start = len(played.match.steps)
-    recorder = Recorder()
-    if start:
-        recorder(played.match)
+    recorder = _recorder(played)
     for index, _ in standing.fixed:  # the absent player's own steps a roll shown has fixed
         played.step(index)
         recorder(played.match)
     played = played.stamped(standing.opened)
     played.play_for_absent(moment, recorder)
-    played.hand_on(recorder)
-    next_token = played.token()
-    made, repeat = advance(standing, ask, played, next_token, start)
-    if repeat:
-        return jsonify(_absent_view(answer_again(repeat, name), seat, None))
-    url = game_url(next_token)
-    body = with_link(game_view(played, next_token, recorder, start, lang=i18n.page_lang()),
-                     next_token)
-    back = not played.over and played.match.turn == seat  # the others were bots
     # Back to the absent player (the others are bots): their own text below says so.
-    body["message"] = send_link(played, name, url, deliver=not back and may_text(played, known),
-                                notify=not back)
-    arrived = arrived_by_text(made, body["message"])
-    absent_phone = played.header.seats[seat].phone
+    body, sent = _send_on(played, standing, ask, seat, known, recorder, start, moment=moment)
     texted = None
-    if absent_phone and current_app.config.get("PUBLIC_URL") and not played.header.seats[seat].out:
-        text = wording.played_for_you_message(name, url, played.header.lang,
-                                              away=seat in played.away())
-        texted = outbox_send(played, absent_phone, text,
-                             played.header.seats[seat].whatsapp).status
-    fill_deadline(body, played, arrived)
+    if sent is not None and sent.header.seats[seat].phone and \
+            current_app.config.get("PUBLIC_URL") and not sent.header.seats[seat].out:
+        text = wording.played_for_you_message(name, body["url"], sent.header.lang,
+                                              away=seat in sent.away())
+        texted = outbox_send(sent, sent.header.seats[seat].phone, text,
+                             sent.header.seats[seat].whatsapp).status
     return jsonify(_absent_view(body, seat, texted))
+
+
+def _not_over(played: Game) -> None:
+    if played.over:
+        raise TurnError(message("game_over"))
+
+
+def _recorder(played: Game) -> Recorder:
+    """What records the pieces after every step from here, for the answer's replay."""
+    recorder = Recorder()
+    if played.match.steps:
+        recorder(played.match)  # the pieces the replay starts from
+    return recorder
+
+
+def _send_on(played: Game, standing: Standing, ask: str, seat: int, known: set[str | None],
+             recorder: Recorder, start: int, since: int = 0, moment: float | None = None):
+    """Send on a turn ``seat`` has done on the link ``standing`` is about, from step ``start``
+    (what ``recorder`` records from): play on until a person has a decision (``hand_on``),
+    start the next turn at ``moment`` (now by default), record the next link as the game's
+    newest and text or push it to its player (``known``: the phone numbers the table had;
+    the text tells what was played for people from step ``since``). Returns the answer's body
+    and the game sent on; None for the game when this browser's same request did it first,
+    and the body is the answer given then."""
+    played.hand_on(recorder)
+    played = played.stamped(now() if moment is None else moment)
+    mover = played.header.seats[seat].name
+    token = played.token()
+    made, repeat = advance(standing, ask, played, token, start)
+    if repeat:
+        return answer_again(repeat, mover), None
+    body = with_link(game_view(played, token, recorder, start, lang=i18n.page_lang()), token)
+    again = not played.over and played.match.turn == seat  # the others are bots: nobody to text
+    body["message"] = send_link(played, mover, body["url"], since=since, notify=not again,
+                                deliver=not again and may_text(played, known))
+    fill_deadline(body, played, arrived_by_text(made, body["message"]))
+    return body, played
 
 
 def _absent_view(body: dict, seat: int, texted: str | None) -> dict:
@@ -195,12 +201,13 @@ def rematch(token):
     that made the game, so no other holder of the final link starts it in their name."""
     data = json_body()
     seat = seat_number(data)
-    played, _ = load(token, keys())
-    i18n.use_table_lang(played.header.lang)
-    if not played.rules.rematches:
-        raise TurnError(message("no_rematch"))
-    check_host(played, seat, "start_rematch")
-    standing = current_standing(played, token)
+
+    def may_rematch(game: Game) -> None:
+        if not game.rules.rematches:
+            raise TurnError(message("no_rematch"))
+        check_host(game, seat, "start_rematch")
+
+    played, standing, _ = game_at(token, check=may_rematch)
     lang = parse_lang(data.get("lang"), played.header.lang)
     capacity = data.get("capacity")
     if capacity is not None and (type(capacity) is not int or capacity not in range(2, 7)):
@@ -239,11 +246,12 @@ def _play(token: str, data: dict, ask: str | None = None, record: bool = False):
         raise BadRequest(message("playing_seat"))
     if not isinstance(steps, list) or len(steps) > 200:
         raise BadRequest(message("steps"))
-    played, recorder = load(token, keys(), record)
-    i18n.use_table_lang(played.header.lang)
-    if not 0 <= seat < len(played.header.seats):
-        raise BadRequest(message("no_seat"))
-    standing = current_standing(played, token, ask)
+
+    def seated(game: Game) -> None:
+        if not 0 <= seat < len(game.header.seats):
+            raise BadRequest(message("no_seat"))
+
+    played, standing, recorder = game_at(token, ask, record, seated)
     if not standing.current:
         return played, standing, None, recorder
     played = with_backs(played, standing)

@@ -9,7 +9,8 @@ from flask import Blueprint, jsonify
 from app import i18n
 from app.ledger import request_digest
 from app.play import Game, TurnError
-from app.web.bookkeeping import advance, current_standing, ledger, standing_of, with_backs
+from app.web.bookkeeping import advance, ledger, standing_of, with_backs
+from app.web.loading import game_at
 from app.web.parse import (BadRequest, MovedOn, TableFull, WrongSeat, json_body, message,
                            parse_lang, seat_number)
 from app.web.seats import check_host, parse_player
@@ -29,10 +30,8 @@ def add_player(token):
     ``lang`` the table's language from then on."""
     data = json_body()
     seat = seat_number(data)
-    played, _ = load(token, keys())
-    i18n.use_table_lang(played.header.lang)
     ask = request_digest("players", data)
-    standing = current_standing(played, token, ask)
+    played, standing, _ = game_at(token, ask)
     if not standing.current:  # the same player added again: the same answer
         return jsonify(answer_again(standing, None, invite=True)), 201
     if not played.rules.joins:

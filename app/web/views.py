@@ -60,18 +60,14 @@ def move_view(rules, seat: link.Seat, move, lang: str = "en") -> dict:
     ``said`` as the feed tells it once played (both in ``lang``)."""
     color = seat.color
     return {"piece": move.piece, "from": move.src, "to": move.dst, "values": list(move.values),
-            "path": list(path_of(rules, color, move)), "text": rules.move_text(color, move),
+            "path": path_of(rules, color, move), "text": rules.move_text(color, move),
             "label": translate(rules.move_label(color, move), lang),
             "said": translate(rules.move_said(color, move, seat.name), lang)}
 
 
 def path_of(rules, color: int, move) -> list[int]:
-    """Places a move goes through: the rule set's own drawing, or every progress step."""
-    if hasattr(rules, "move_path"):
-        return list(rules.move_path(color, move))
-    if move.src < 0:
-        return [move.src, move.dst]
-    return list(range(move.src, move.dst + 1))
+    """Places a move goes through, as its arrow is drawn."""
+    return list(rules.move_path(color, move))
 
 
 def _kills(before: list, after: list) -> list[int]:
@@ -91,7 +87,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
     seat = state.turn if match.phase != OVER else state.winner
     names = rules.board.color_names
     away = game.away()
-    out = getattr(state, "out", ())
+    out = rules.out(state)
     won = _won(game)
     view = {
         "game": header.game,
@@ -102,8 +98,8 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         "phase": match.phase,
         "turn": state.turn,
         "winner": state.winner,
-        "doubles": getattr(state, "doubles", 0),
-        "pool": _pool(state) if match.phase == MOVE else [],
+        "doubles": rules.doubles(state),
+        "pool": rules.to_play(state) if match.phase == MOVE else [],
         "dice": _current_dice(match),
         "last_roll": _last_roll(match),
         "no_move": no_move(game, lang),
@@ -113,7 +109,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
              "strength": BOT_LEVELS.get(s.bot),
              "has_phone": s.phone is not None, "whatsapp": s.whatsapp,
              "medals": list(s.medals), "won": list(won[i]),
-             "waiting": i in getattr(state, "waiting", ()), "out": i in out,
+             "waiting": i in rules.waiting(state), "out": i in out,
              "away": i in away, "missed": game.missed(i)}
             for i, s in enumerate(header.seats)
         ],
@@ -122,8 +118,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
         # Steps with nothing to decide are played for the players (``Game.hand_on``).
         "autoplay": not header.by_hand,
         # Seats in the order they finished (Ludo); the winner alone for the other games.
-        "placed": list(getattr(state, "placed", ())) or
-        ([state.winner] if match.phase == OVER else []),
+        "placed": list(rules.placed(state)),
         "simulated": simulated_ending(game),
         # Each move's name for its control (``spoken``: what it does, whom it eats).
         "legal": [dict(move_view(rules, header.seats[state.turn], m, lang), index=i,
@@ -182,12 +177,6 @@ def _no_move(match, step: int) -> bool:
     return following != "move" or by != seat
 
 
-# Why a roll had no move, when every piece is still to come out: what each game needs for that.
-NEEDS = {
-    "parcheesi": N_("No move: a pawn comes out on a 5 (one die, or the two added up)."),
-    "ludo": N_("No move: a piece comes out on a 6."),
-    "red-arse": N_("No move: a marble comes out on a 1 or a 6."),
-}
 BLOCKED = N_("No move with %(dice)s: every piece in play is blocked or needs an exact count.")
 
 
@@ -199,7 +188,7 @@ def no_move(game: Game, lang: str) -> dict | None:
         return None
     _, seat, dice = match.history[-1]
     if all(p == -1 for p in match.state.pos[seat]):  # none out yet: the exit roll is wanted
-        why = translate(NEEDS[game.rules.name], lang)
+        why = translate(game.rules.words.no_move, lang)
     else:
         shown = " + ".join(str(d) for d in dice)
         why = translate(Text(BLOCKED, dice=shown), lang)
@@ -214,24 +203,12 @@ def _marked(event: dict, auto: bool, forced: bool, no_move: bool) -> dict:
     return dict(event, **{mark: True for mark, on in marks.items() if on})
 
 
-def hand_on(game: Game) -> Recorder:
-    """Play on from here until a person has a decision (``Game.hand_on``: the bots' turns,
-    and the steps with nothing to decide), recording each step for the page:
-    ``game_view(game, token, recorder, since=start)`` then replays just those, from ``start``
-    (the number of steps before them)."""
-    recorder = Recorder()
-    if game.match.steps:
-        recorder(game.match)  # the pieces their replay starts from
-    game.hand_on(recorder)
-    return recorder
-
-
 def _won(game: Game) -> list[tuple[int, int, int]]:
     """This game's medals per seat (Ludo, once it is over); the seats' ``medals`` are earlier
     games'."""
-    state = game.match.state
-    if game.match.phase == OVER and hasattr(state, "placed"):
-        return medals(state.placed, len(game.header.seats), getattr(state, "out", ()))
+    state, rules = game.match.state, game.rules
+    if game.match.phase == OVER and rules.ranks:
+        return medals(rules.placed(state), len(game.header.seats), rules.out(state))
     return [(0, 0, 0)] * len(game.header.seats)
 
 
@@ -242,7 +219,7 @@ def final_results(game: Game) -> dict | None:
     board from the first paint. ``capacity``: the table's size, the rematch's at first. None
     for a game not over, or not Ludo."""
     state = game.match.state
-    if game.header.game != "ludo" or game.match.phase != OVER:
+    if not game.rules.ranks or game.match.phase != OVER:
         return None
     names = game.rules.board.color_names
     won = _won(game)
@@ -260,19 +237,14 @@ def final_results(game: Game) -> dict | None:
 def simulated_ending(game: Game) -> bool:
     """A Ludo game whose end the bots played out alone: every human had finished (none is the
     one left in last place) or was disqualified, and the game ended on a bot's move."""
-    state = game.state
-    placed, out = getattr(state, "placed", ()), getattr(state, "out", ())
+    state, rules = game.state, game.rules
+    placed, out = rules.placed(state), rules.out(state)
     history, seats = game.match.history, game.header.seats
-    if game.match.phase != OVER or not placed or not history:
+    if not rules.ranks or game.match.phase != OVER or not history:
         return False
     gone = set(placed[: len(placed) - len(out) - 1]) | set(out)
     return bool(seats[history[-1][1]].bot) and \
         all(i in gone for i, s in enumerate(seats) if not s.bot)
-
-
-def _pool(state) -> list[int]:
-    """The values still to play: Parcheesi's dice and bonuses, or the one die."""
-    return list(state.pool) if hasattr(state, "pool") else [state.die]
 
 
 def _initial_pieces(game: Game) -> list:
@@ -291,4 +263,4 @@ def _last_roll(match) -> list[int]:
     return []
 
 
-__all__ = ["load", "game_view", "move_view", "hand_on", "simulated_ending"]
+__all__ = ["load", "game_view", "move_view", "simulated_ending"]
