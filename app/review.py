@@ -452,23 +452,11 @@ _analysts_guard = threading.Lock()
 
 
 def analysts(config) -> Analysts:
-    """The process's ``Analysts`` for an app's settings (or else the environment's):
-    ``ANALYSIS_WORKERS`` (by default one per core but one, which is left to the turns, and at
-    least one; none on Lambda), ``ANALYSIS_WAITING`` (``WAITING``) and ``ANALYSIS_NICENESS``
-    (``NICENESS``; the test suite says 0: on a machine busy with other work, workers at a
-    lower priority than that work would get no time at all). One per process and settings,
-    shared by the apps that ask for the same."""
-    workers = config.get("ANALYSIS_WORKERS", os.environ.get("ANALYSIS_WORKERS"))
-    if workers is None or workers == "":
-        workers = 0 if os.environ.get("AWS_LAMBDA_FUNCTION_NAME") else \
-            max(1, (os.cpu_count() or 1) - 1)
-    waiting = config.get("ANALYSIS_WAITING", os.environ.get("ANALYSIS_WAITING"))
-    if waiting is None or waiting == "":
-        waiting = WAITING
-    niceness = config.get("ANALYSIS_NICENESS", os.environ.get("ANALYSIS_NICENESS"))
-    if niceness is None or niceness == "":
-        niceness = NICENESS
-    key = (int(workers), int(waiting), int(niceness))
+    """The process's ``Analysts`` for an app's settings ``ANALYSIS_WORKERS``,
+    ``ANALYSIS_WAITING`` and ``ANALYSIS_NICENESS`` (their defaults: ``create_app``). One per
+    process and settings, shared by the apps that ask for the same."""
+    key = (int(config["ANALYSIS_WORKERS"]), int(config["ANALYSIS_WAITING"]),
+           int(config["ANALYSIS_NICENESS"]))
     with _analysts_guard:
         if key not in _analysts:
             _analysts[key] = Analysts(*key)

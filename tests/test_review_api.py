@@ -389,7 +389,7 @@ def test_analysis_runs_in_worker_processes_with_the_same_answers(fast, finished,
         answers.append((fast.get(f"/api/games/{token}/review?step={step}").json,
                         fast.get(f"/api/games/{token}/chances?step={step}").json))
     assert answers[0] == answers[1]
-    assert review.analysts({"ANALYSIS_WORKERS": 1})._executor is not None  # it did start
+    assert review.analysts({**fast.application.config, "ANALYSIS_WORKERS": 1})._executor  # started
 
 
 def test_answers_are_cached_by_the_browser_only_and_their_language_is_in_the_url(fast, finished):

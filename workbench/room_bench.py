@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from app.keys import Keys
 from app.rooms import Room
 from app.store import open_store
-from app.web.room_api import SEEN_EVERY_SECONDS
+from app.web import defaults
 from workbench.games import SIM_KEYS_LABEL, play_random
 from workbench.measure import bench_app, spread
 from workbench.store_bench import Metered
@@ -445,12 +445,12 @@ def room_item_bytes(games: int = 20) -> int:
 
 def room_hour(calls: dict, step_every: float, item_bytes: int, cpu_ms: float) -> dict:
     """An hour of a 4-player room: four visible phones polling once a second, each poll of a
-    phone marking its seat seen every ``SEEN_EVERY_SECONDS`` (one more conditional write), and
-    a step every ``step_every`` seconds. The store's calls become DynamoDB requests (a get one
+    phone marking its seat seen every ``ROOM_SEEN_EVERY_SECONDS`` (one more conditional write),
+    and a step every ``step_every`` seconds. The store's calls become DynamoDB requests (a get one
     GetItem, an add or a swap one conditional PutItem; ``count`` is unused by rooms); on Lambda
     each request takes about ``cpu_ms``."""
     polls, steps = 4 * 3600 / POLL_SECONDS, 3600 / step_every
-    seen = 4 * 3600 / SEEN_EVERY_SECONDS
+    seen = 4 * 3600 / defaults()["ROOM_SEEN_EVERY_SECONDS"]
     requests = polls + steps
 
     def per_hour(kinds):

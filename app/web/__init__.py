@@ -25,38 +25,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self';
 
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, static_folder=None)  # /static/: WhiteNoise (assets.py)
-    app.config.update(
-        MAX_CONTENT_LENGTH=64 * 1024,  # a request carries a link and a turn: never more
-        PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
-        STORE_URL=os.environ.get("STORE_URL", ""),
-        # A SQLite store not made yet is made at first use: the development server and the
-        # tests. app.web.wsgi (Gunicorn, Lambda) says False: there, only `python -m app store
-        # create-table` makes one (docs/store.md).
-        STORE_CREATE=True,
-        TEXTS_PER_NUMBER_HOUR=int(os.environ.get("TEXTS_PER_NUMBER_HOUR") or 6),
-        TEXTS_PER_NUMBER_DAY=int(os.environ.get("TEXTS_PER_NUMBER_DAY") or 20),
-        TEXTS_PER_DAY=int(os.environ.get("TEXTS_PER_DAY") or 1000),
-        ANALYSIS_PER_GAME_HOUR=int(os.environ.get("ANALYSIS_PER_GAME_HOUR") or 1000),
-        TEXT_COUNTRIES=[c.strip().upper() for c in
-                        (os.environ.get("TEXT_COUNTRIES") or "US,CA,GB,AR").split(",")
-                        if c.strip()],
-        # The client's address (app/web/limits.py client_address): how many proxies in front
-        # of the app add to X-Forwarded-For and are trusted, and the header Zappa fills with
-        # API Gateway's source IP on Lambda (docs/deploy.md).
-        PROXY_HOPS=int(os.environ.get("PROXY_HOPS") or 0),
-        SOURCE_IP_HEADER=os.environ.get("SOURCE_IP_HEADER", ""),
-        # Web Push (app/push.py): the contact push services may write to about our VAPID key
-        # (mailto: or https:; PUBLIC_URL when unset, if https: else nothing is pushed), and the
-        # push services the server posts to (origins, comma-separated; the browsers' own when
-        # unset).
-        VAPID_SUBJECT=os.environ.get("VAPID_SUBJECT", ""),
-        # Pages and JSON gzipped by the app (compression.py); on Lambda, API Gateway does it.
-        COMPRESS=not os.environ.get("AWS_LAMBDA_FUNCTION_NAME"),
-        PUSH_SERVICES=os.environ.get("PUSH_SERVICES", "").split(","),
-    )
-    from app.web import limits
-
-    app.config.update(limits.settings())
+    app.config.from_mapping(defaults())
     if config:
         app.config.update(config)
     from app.push import contact, parse_services
@@ -111,6 +80,78 @@ def create_app(config: dict | None = None) -> Flask:
         return response
 
     return app
+
+
+def defaults() -> dict:
+    """Every setting's default: from the environment variable of its name where the docs
+    name one (docs/deploy.md, docs/rooms.md, docs/analysis.md), else the product's own.
+    ``create_app`` sets them before a test's or a bench's own."""
+    from app.review import NICENESS, WAITING
+
+    env = os.environ.get
+    on_lambda = bool(env("AWS_LAMBDA_FUNCTION_NAME"))
+    return dict(
+        MAX_CONTENT_LENGTH=64 * 1024,  # a request carries a link and a turn: never more
+        PUBLIC_URL=env("PUBLIC_URL", ""),
+        STORE_URL=env("STORE_URL", ""),
+        # A SQLite store not made yet is made at first use: the development server and the
+        # tests. app.web.wsgi (Gunicorn, Lambda) says False: there, only `python -m app store
+        # create-table` makes one (docs/store.md).
+        STORE_CREATE=True,
+        TEXTS_PER_NUMBER_HOUR=int(env("TEXTS_PER_NUMBER_HOUR") or 6),
+        TEXTS_PER_NUMBER_DAY=int(env("TEXTS_PER_NUMBER_DAY") or 20),
+        TEXTS_PER_DAY=int(env("TEXTS_PER_DAY") or 1000),
+        TEXT_COUNTRIES=[c.strip().upper() for c in
+                        (env("TEXT_COUNTRIES") or "US,CA,GB,AR").split(",") if c.strip()],
+        # What the rate limits count in the store (app/web/limits.py): "N per
+        # second|minute|hour|day".
+        **{name: env(name) or limit for name, limit in (
+            ("GAMES_PER_ADDRESS", "60 per hour"),
+            ("ROOMS_PER_ADDRESS", "30 per hour"),
+            ("ROOM_JOINS_PER_ADDRESS", "60 per hour"),
+            ("ROOM_MISSES_PER_ADDRESS", "20 per minute"),
+            ("ROOM_MISSES_PER_NETWORK", "100 per minute"),
+            ("ROOM_MISSES_IN_ALL", "120 per minute"),
+            ("ROOM_SPEEDS_PER_ADDRESS", "60 per hour"),
+            ("PREVIEWS_PER_ADDRESS", "10 per minute"),
+            ("PREVIEWS_IN_ALL", "60 per minute"),
+            ("PUSH_CHANGES_PER_ADDRESS", "30 per hour"),
+        )},
+        # The client's address (app/web/limits.py client_address): how many proxies in front
+        # of the app add to X-Forwarded-For and are trusted, and the header Zappa fills with
+        # API Gateway's source IP on Lambda (docs/deploy.md).
+        PROXY_HOPS=int(env("PROXY_HOPS") or 0),
+        SOURCE_IP_HEADER=env("SOURCE_IP_HEADER", ""),
+        # A room's presence (app/web/room_api.py), in seconds: a visible page's poll (every
+        # second) marks its seat seen in the store at most every ROOM_SEEN_EVERY_SECONDS, and
+        # its first poll after a turn's time ran out at once; a seat whose page said it went
+        # (closed or hidden), not seen for ROOM_OFFLINE_SECONDS, or not seen in the
+        # ROOM_SILENT_SECONDS after a turn's time ran out, is disconnected; its turn waits
+        # until ROOM_RECONNECT_SECONDS after the phone went (Ludo's text: two minutes) before
+        # the timer plays it.
+        ROOM_SEEN_EVERY_SECONDS=3,
+        ROOM_OFFLINE_SECONDS=8,
+        ROOM_SILENT_SECONDS=3,
+        ROOM_RECONNECT_SECONDS=120,
+        # The analysis (app/review.py analysts): answers worked out for one game in an hour;
+        # the worker processes (one per core but one, which is left to the turns, and at
+        # least one; none on Lambda), the requests admitted per worker besides the one it
+        # works on, and the workers' priority (the test suite says 0: on a machine busy with
+        # other work, workers at a lower priority than that work would get no time at all).
+        ANALYSIS_PER_GAME_HOUR=int(env("ANALYSIS_PER_GAME_HOUR") or 1000),
+        ANALYSIS_WORKERS=env("ANALYSIS_WORKERS") or
+        (0 if on_lambda else max(1, (os.cpu_count() or 1) - 1)),
+        ANALYSIS_WAITING=env("ANALYSIS_WAITING") or WAITING,
+        ANALYSIS_NICENESS=env("ANALYSIS_NICENESS") or NICENESS,
+        # Web Push (app/push.py): the contact push services may write to about our VAPID key
+        # (mailto: or https:; PUBLIC_URL when unset, if https: else nothing is pushed), and the
+        # push services the server posts to (origins, comma-separated; the browsers' own when
+        # unset).
+        VAPID_SUBJECT=env("VAPID_SUBJECT", ""),
+        PUSH_SERVICES=env("PUSH_SERVICES", "").split(","),
+        # Pages and JSON gzipped by the app (compression.py); on Lambda, API Gateway does it.
+        COMPRESS=not on_lambda,
+    )
 
 
 HSTS_SECONDS = 365 * 24 * 3600

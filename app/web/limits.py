@@ -25,7 +25,6 @@ refused: it knows the code.
 from __future__ import annotations
 
 import ipaddress
-import os
 import re
 
 from flask import current_app, request
@@ -33,20 +32,7 @@ from werkzeug.exceptions import TooManyRequests
 
 from app.web import bookkeeping
 
-# Settings (environment variables of the same name): "N per second|minute|hour|day".
-DEFAULTS = {
-    "GAMES_PER_ADDRESS": "60 per hour",
-    "ROOMS_PER_ADDRESS": "30 per hour",
-    "ROOM_JOINS_PER_ADDRESS": "60 per hour",
-    "ROOM_MISSES_PER_ADDRESS": "20 per minute",
-    "ROOM_MISSES_PER_NETWORK": "100 per minute",
-    "ROOM_MISSES_IN_ALL": "120 per minute",
-    "ROOM_SPEEDS_PER_ADDRESS": "60 per hour",
-    "PREVIEWS_PER_ADDRESS": "10 per minute",
-    "PREVIEWS_IN_ALL": "60 per minute",
-    "PUSH_CHANGES_PER_ADDRESS": "30 per hour",
-}
-# Each scope's counters: (setting, whom it counts).
+# Each scope's counters: (setting, whom it counts); the settings' defaults are create_app's.
 SCOPES = {
     "games": (("GAMES_PER_ADDRESS", "address"),),  # new games by link (turns.new_game)
     "made": (("ROOMS_PER_ADDRESS", "address"),),
@@ -58,10 +44,6 @@ SCOPES = {
     "push": (("PUSH_CHANGES_PER_ADDRESS", "address"),),  # notifications on or off (push_api)
 }
 SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
-
-
-def settings() -> dict:
-    return {name: os.environ.get(name) or value for name, value in DEFAULTS.items()}
 
 
 def parse(text: str) -> tuple[int, int]:
@@ -139,7 +121,7 @@ def client_address() -> str:
     which Zappa copies from the event into the header ``SOURCE_IP_HEADER`` names (over any the
     client sent: see docs/deploy.md); behind ``PROXY_HOPS`` trusted proxies, the address they
     saw (werkzeug's ProxyFix, set up in ``create_app``); else the connection's."""
-    header = current_app.config.get("SOURCE_IP_HEADER")
+    header = current_app.config["SOURCE_IP_HEADER"]
     return bare_ip((request.headers.get(header) if header else None) or request.remote_addr or "")
 
 

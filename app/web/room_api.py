@@ -37,16 +37,6 @@ bp = Blueprint("rooms", __name__)
 
 # A step on its way when the time runs out still counts: the wait is resolved this much later.
 RESOLVE_GRACE_SECONDS = 1.0
-# Presence: a visible page's poll (every second) marks its seat seen, in the store at most this
-# often (ROOM_SEEN_EVERY_SECONDS), and its first poll after a turn's time ran out at once...
-SEEN_EVERY_SECONDS = 3
-# ...and a seat whose page said it went (closed or hidden: POST .../gone), not seen for
-# ROOM_OFFLINE_SECONDS, or not seen in the ROOM_SILENT_SECONDS after a turn's time ran out, is
-# disconnected; its turn waits until ROOM_RECONNECT_SECONDS after the phone went (Ludo's text:
-# two minutes) before the timer plays it. Settings of the app.
-OFFLINE_SECONDS = 8
-SILENT_SECONDS = 3
-RECONNECT_SECONDS = 120
 
 # How long after a re-roll's window (CLAIM_SECONDS, from the step that opened it) anyone seated
 # may let it go for a player whose phone went away: the table never waits on a closed page.
@@ -107,8 +97,7 @@ def room_state(room: Room, played: Game) -> dict:
 def offline(room: Room) -> set[int]:
     """The colors whose phone is disconnected (``Room.offline``, with the app's settings)."""
     config = current_app.config
-    return room.offline(now(), config.get("ROOM_OFFLINE_SECONDS", OFFLINE_SECONDS),
-                        config.get("ROOM_SILENT_SECONDS", SILENT_SECONDS))
+    return room.offline(now(), config["ROOM_OFFLINE_SECONDS"], config["ROOM_SILENT_SECONDS"])
 
 
 def waits_until(room: Room, played: Game) -> float | None:
@@ -120,15 +109,15 @@ def waits_until(room: Room, played: Game) -> float | None:
     if color not in offline(room):
         return room.due
     config = current_app.config
-    gone = room.members[color].went(config.get("ROOM_SEEN_EVERY_SECONDS", SEEN_EVERY_SECONDS))
-    return max(room.due, gone + config.get("ROOM_RECONNECT_SECONDS", RECONNECT_SECONDS))
+    gone = room.members[color].went(config["ROOM_SEEN_EVERY_SECONDS"])
+    return max(room.due, gone + config["ROOM_RECONNECT_SECONDS"])
 
 
 def undecided(room: Room, played: Game) -> bool:
     """Whether the mover's phone hasn't asked since their time ran out, and may yet: slow to
     ask, or gone (``offline`` says which ``ROOM_SILENT_SECONDS`` after their time)."""
     member = room.members.get(played.header.seats[played.match.turn].color)
-    silent = current_app.config.get("ROOM_SILENT_SECONDS", SILENT_SECONDS)
+    silent = current_app.config["ROOM_SILENT_SECONDS"]
     return member is not None and room.unheard(member, now()) and now() < room.due + silent
 
 
@@ -193,7 +182,7 @@ def present(room: Room, credential) -> Room:
     player back on their own turn after their time ran out, not yet played for them, has their
     time for the step again; back within it (a reload), their time runs on as it was."""
     color = rooms().color_of(room, credential) if credential else None
-    every = current_app.config.get("ROOM_SEEN_EVERY_SECONDS", SEEN_EVERY_SECONDS)
+    every = current_app.config["ROOM_SEEN_EVERY_SECONDS"]
     was_offline = color in offline(room)
     if color is None or (not was_offline and not room.unheard(room.members[color], now()) and
                          now() - room.members[color].last_seen < every):
@@ -285,7 +274,7 @@ def from_link(token):
     timer = parse_timer(played.header.game, data.get("timer_seconds"), played.header.seats)
     standing = current_standing(played, token)
     for away in sorted(played.away()):
-        played = played.come_back(away)
+        played = played.with_player_back(away)
     color = played.header.seats[seat].color
     return _joined(open_room(played, color, lambda code: ledger().into_room(standing, code),
                              timer), color, None, 201)
@@ -367,7 +356,7 @@ def _seated(played: Game, color: int, name: str, room: Room) -> Game:
     number = len(seats) + 1
     seat = Seat(name=name or default_name(number, played.header.lang), color=color)
     try:
-        joined = played.add_player(seat)
+        joined = played.with_player(seat)
     except (TurnError, LinkError) as error:
         raise TableFull(error.args[0]) from None
     if room.started and not played.match.steps:
@@ -498,7 +487,7 @@ def come_back(code):
         seat = next(i for i, s in enumerate(played.header.seats) if s.color == color)
         if seat not in played.away():
             raise TurnError(say("not_away", name=played.header.seats[seat].name))
-        written = rooms().write(room, now(), token=played.come_back(seat).token())
+        written = rooms().write(room, now(), token=played.with_player_back(seat).token())
         if written:
             return _answer(written, since)
     raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
@@ -541,7 +530,7 @@ def rematch(code):
     if rooms().color_of(room, data.get("credential")) != room.host:
         host = next((s.name for s in played.header.seats if s.color == room.host), "")
         raise NotHost(message("start_rematch", host=host))
-    again = played.rematch()  # TurnError (422) while the game goes on
+    again = played.rematched()  # TurnError (422) while the game goes on
     again.play_bots()  # bots to move first play at once
     ledger().begin(again.header.seed, again.token(), len(again.match.steps),
                    None if again.over else again.match.turn, bookkeeping.device(), room=code)

@@ -43,7 +43,7 @@ def from_our_pages() -> bool:
     origin = (request.headers.get("Origin") or "null").strip().lower()
     if origin == "null":
         return True
-    public = urlsplit(current_app.config.get("PUBLIC_URL") or "")
+    public = urlsplit(current_app.config["PUBLIC_URL"] or "")
     # The request's host, whatever its scheme: a proxy in front may have ended TLS.
     return origin == f"{public.scheme}://{public.netloc}".lower() or \
         origin.partition("://")[2] == request.host.lower()
