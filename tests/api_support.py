@@ -6,6 +6,46 @@ from app.engine.core import ROLL
 from app.play import Game, demo_seats, simulation_seed
 from workbench.games import table_options
 
+PLAYERS = [{"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]
+
+
+class Api:
+    """A test's games made and played through the JSON API, as a page does (the ``api``
+    fixture, on the test's ``client``)."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def create(self, game: str = "parcheesi", players=PLAYERS, **body) -> dict:
+        """A new game, played by hand unless ``body`` turns ``autoplay`` on: the API's answer."""
+        response = self.client.post("/api/games", json={"autoplay": False, "game": game,
+                                                        "players": players, **body})
+        assert response.status_code == 201, response.json
+        return response.json
+
+    def play_turn(self, view, pick: int = 0) -> tuple[list, dict]:
+        """The turn at ``view`` played to its end (``play_until_turn_over``)."""
+        return play_until_turn_over(self.client, view, pick)
+
+
+def play_until_turn_over(client, view, pick: int = 0):
+    """Roll and take the legal move at ``pick`` (the first; -1: the last) until the turn
+    passes; returns (steps, last view)."""
+    seat, steps = view["turn"], []
+    while True:
+        step = "roll" if view["phase"] == "roll" else {
+            k: view["legal"][pick][k] for k in ("from", "to", "values")}
+        steps.append(step)
+        response = client.post(f"/api/games/{view['token']}/moves",
+                               json={"seat": seat, "steps": steps})
+        assert response.status_code == 200, response.json
+        after = response.json
+        steps = list(after.get("turn_steps") or steps)  # with the rolls played for the player
+        after["token"] = view["token"]
+        if after["turn_over"]:
+            return steps, after
+        view = after
+
 
 def turn_steps(client, view) -> tuple[list, dict]:
     """Roll and take the first legal move until the turn is over, through ``/moves``: the steps

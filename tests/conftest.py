@@ -1,12 +1,17 @@
-"""Shared fixtures. A test module that uses ``client`` names its keys ``KEYS``."""
+"""Shared fixtures. They build on each other: ``keys``, then ``app``, then ``client``, then
+``api``. A module whose tests make links themselves defines its own ``keys`` fixture, so that the
+app signs and rolls with the keys its links were made with; one that needs another app defines
+its own ``app``."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
+from api_support import Api
 from dynalite import dynalite_endpoint, dynamodb_url, unreachable_dynamodb_url  # noqa: F401
 
+from app.keys import Keys
 from app.web import create_app
 
 # The analysis workers run at the suite's own priority, not below it: beside other busy
@@ -16,17 +21,33 @@ os.environ["ANALYSIS_NICENESS"] = "0"
 
 
 @pytest.fixture
-def client(request, monkeypatch, tmp_path):
-    """The app with the test module's keys, a public address, a store of its own (SQLite in
-    the test's folder), and no Twilio account: nothing is ever texted from a test unless it
-    sets up the fake Twilio itself."""
+def keys():
+    """The keys the test's app signs links with and rolls dice from."""
+    return Keys.for_tests()
+
+
+@pytest.fixture
+def app(keys, monkeypatch, tmp_path):
+    """The app with the test's keys, a public address, a store of its own (SQLite in the
+    test's folder), and no Twilio account: nothing is ever texted from a test unless it sets
+    up the fake Twilio itself."""
     for name in list(os.environ):
         if name.startswith("TWILIO_"):
             monkeypatch.delenv(name)
-    app = create_app({"KEYS": request.module.KEYS, "TESTING": True,
-                      "PUBLIC_URL": "https://play.test",
-                      "STORE_URL": f"sqlite:///{tmp_path}/store.db"})
+    return create_app({"KEYS": keys, "TESTING": True, "PUBLIC_URL": "https://play.test",
+                       "STORE_URL": f"sqlite:///{tmp_path}/store.db"})
+
+
+@pytest.fixture
+def client(app):
+    """A phone's browser on the test's app: its own cookies."""
     return app.test_client()
+
+
+@pytest.fixture
+def api(client):
+    """The test's games made and played through the API, on ``client``."""
+    return Api(client)
 
 
 @pytest.fixture

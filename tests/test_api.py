@@ -16,17 +16,16 @@ from hypothesis import strategies as st
 from app import link
 from app.keys import Keys
 from app.play import Game
-from api_support import host_key
+import browser_support
+from api_support import PLAYERS, host_key
 
 KEYS = Keys.for_tests("api")
-PLAYERS = [{"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]
 
 
-
-def create(client, players=PLAYERS):
-    response = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": players})
-    assert response.status_code == 201, response.json
-    return response.json
+@pytest.fixture
+def keys():
+    """The keys this module's links are made with: its app's too."""
+    return KEYS
 
 
 def created_with(client, wanted) -> dict:
@@ -38,25 +37,6 @@ def created_with(client, wanted) -> dict:
         if wanted(game.match.die(game.match.next_die), game.match.die(game.match.next_die + 1)):
             return client.get(f"/api/games/{game.token()}").json
     raise AssertionError("no seed found")
-
-
-def play_until_turn_over(client, view, pick: int = 0):
-    """Roll and take the legal move at ``pick`` (the first; -1: the last) until the turn
-    passes; returns (steps, last view)."""
-    seat, steps = view["turn"], []
-    while True:
-        step = "roll" if view["phase"] == "roll" else {
-            k: view["legal"][pick][k] for k in ("from", "to", "values")}
-        steps.append(step)
-        response = client.post(f"/api/games/{view['token']}/moves",
-                               json={"seat": seat, "steps": steps})
-        assert response.status_code == 200, response.json
-        after = response.json
-        steps = list(after.get("turn_steps") or steps)  # with the rolls played for the player
-        after["token"] = view["token"]
-        if after["turn_over"]:
-            return steps, after
-        view = after
 
 
 def assert_error(response, status):
@@ -102,8 +82,8 @@ def test_red_arse_board_size_must_be_4_or_6(client, size):
     assert_error(client.get(f"/api/boards/red-arse?board={size}"), 400)
 
 
-def test_create_a_game_gives_its_link_and_the_invite_for_the_first_player(client):
-    view = create(client)
+def test_create_a_game_gives_its_link_and_the_invite_for_the_first_player(api):
+    view = api.create()
     assert view["url"] == "https://play.test/g/" + view["token"]
     assert view["phase"] == "roll"
     assert [s["name"] for s in view["seats"]] == ["Ana", "Ben"]
@@ -112,20 +92,20 @@ def test_create_a_game_gives_its_link_and_the_invite_for_the_first_player(client
     assert view["message"]["sms_href"].startswith("sms:")
 
 
-def test_players_sit_in_turn_order_whatever_order_they_are_listed_in(client):
-    view = create(client, [{"name": "Red", "color": "red"}, {"name": "Yel", "color": "yellow"}])
+def test_players_sit_in_turn_order_whatever_order_they_are_listed_in(api):
+    view = api.create(players=[{"name": "Red", "color": "red"}, {"name": "Yel", "color": "yellow"}])
     assert [s["color"] for s in view["seats"]] == ["yellow", "red"]
 
 
-def test_read_a_game_shows_position_legal_moves_and_replay(client):
-    view = create(client)
+def test_read_a_game_shows_position_legal_moves_and_replay(client, api):
+    view = api.create()
     read = client.get(f"/api/games/{view['token']}").json
     assert read["position"] == view["position"] and read["legal"] == []
     assert read["replay"]["events"] == [] and read["steps"] == 0
 
 
-def test_rolling_reveals_the_dice_and_the_legal_moves(client):
-    view = create(client)
+def test_rolling_reveals_the_dice_and_the_legal_moves(client, api):
+    view = api.create()
     response = client.post(f"/api/games/{view['token']}/moves",
                            json={"seat": view["turn"], "steps": ["roll"]})
     after = response.json
@@ -136,17 +116,17 @@ def test_rolling_reveals_the_dice_and_the_legal_moves(client):
         assert {"from", "to", "values", "text"} <= set(move)
 
 
-def test_the_same_link_always_gives_the_same_dice(client):
-    view = create(client)
+def test_the_same_link_always_gives_the_same_dice(client, api):
+    view = api.create()
     body = {"seat": view["turn"], "steps": ["roll"]}
     first = client.post(f"/api/games/{view['token']}/moves", json=body).json
     again = client.post(f"/api/games/{view['token']}/moves", json=body).json
     assert first == again
 
 
-def test_finishing_a_turn_returns_the_next_link_for_the_next_player(client):
-    view = create(client)
-    steps, _ = play_until_turn_over(client, view)
+def test_finishing_a_turn_returns_the_next_link_for_the_next_player(client, api):
+    view = api.create()
+    steps, _ = api.play_turn(view)
     response = client.post(f"/api/games/{view['token']}/turn",
                            json={"seat": view["turn"], "steps": steps})
     assert response.status_code == 200
@@ -162,13 +142,13 @@ def test_finishing_a_turn_returns_the_next_link_for_the_next_player(client):
     assert all(e["seat"] == view["turn"] for e in read["replay"]["events"])
 
 
-def test_phone_changes_go_out_with_the_next_link(client):
+def test_phone_changes_go_out_with_the_next_link(client, api):
     # The host's first turn: they may set anyone's name and number (later, only their own).
     game = next(g for g in (Game.new("parcheesi", [link.Seat("Ana", 0), link.Seat("Ben", 2)],
                                      KEYS, seed=n.to_bytes(8, "big"), by_hand=True) for n in range(100))
                 if g.match.turn == g.header.host and not g.match.steps)
     view = client.get(f"/api/games/{game.token()}").json
-    steps, _ = play_until_turn_over(client, view)
+    steps, _ = api.play_turn(view)
     seats = [{"name": "Ana", "phone": "+1 415 555 0100"}, {"name": "Benjamin", "phone": None}]
     nxt = client.post(f"/api/games/{view['token']}/turn",
                       json={"seat": view["turn"], "steps": steps, "seats": seats}).json
@@ -180,16 +160,16 @@ def test_phone_changes_go_out_with_the_next_link(client):
 
 # -- bad input: links ---------------------------------------------------------------------------
 
-def test_a_tampered_link_is_refused(client):
-    token = create(client)["token"]
+def test_a_tampered_link_is_refused(client, api):
+    token = api.create()["token"]
     bad = token[:20] + ("A" if token[20] != "A" else "B") + token[21:]
     assert_error(client.get(f"/api/games/{bad}"), 400)
     page = client.get(f"/g/{bad}")  # a page that says why, 200: never a dead link in a chat
     assert page.status_code == 200 and b"This link doesn" in page.data
 
 
-def test_a_truncated_link_is_refused(client):
-    token = create(client)["token"]
+def test_a_truncated_link_is_refused(client, api):
+    token = api.create()["token"]
     assert_error(client.get(f"/api/games/{token[:-5]}"), 400)
     assert_error(client.get(f"/api/games/{token.split('.')[0]}"), 400)
     assert b"This link doesn" in client.get(f"/g/{token[:30]}").data
@@ -210,8 +190,8 @@ def test_a_link_from_another_rules_version_is_refused_as_gone(client):
 
 # -- bad input: requests and moves ----------------------------------------------------------------
 
-def test_wrong_content_type_and_malformed_json(client):
-    view = create(client)
+def test_wrong_content_type_and_malformed_json(client, api):
+    view = api.create()
     url = f"/api/games/{view['token']}/moves"
     assert_error(client.post(url, data="seat=0", content_type="application/x-www-form-urlencoded"), 415)
     assert_error(client.post(url, data="{nope", content_type="application/json"), 400)
@@ -225,8 +205,8 @@ def test_wrong_content_type_and_malformed_json(client):
         "players": [{"name": "A", "color": "yellow", "phone": "123"}, PLAYERS[1]]}), 400)
 
 
-def test_moves_for_a_seat_that_is_not_to_move_are_refused(client):
-    view = create(client)
+def test_moves_for_a_seat_that_is_not_to_move_are_refused(client, api):
+    view = api.create()
     other = 1 - view["turn"]
     response = client.post(f"/api/games/{view['token']}/moves", json={"seat": other, "steps": ["roll"]})
     assert_error(response, 409)
@@ -243,11 +223,11 @@ def test_illegal_and_malformed_moves_are_refused(client):
     assert_error(client.post(url, json={"seat": seat, "steps": ["dance"]}), 422)
 
 
-def test_finishing_a_turn_too_early_or_playing_past_its_end_is_refused(client):
-    view = create(client)
+def test_finishing_a_turn_too_early_or_playing_past_its_end_is_refused(client, api):
+    view = api.create()
     url, seat = f"/api/games/{view['token']}", view["turn"]
     assert_error(client.post(f"{url}/turn", json={"seat": seat, "steps": []}), 422)
-    steps, _ = play_until_turn_over(client, view)
+    steps, _ = api.play_turn(view)
     assert_error(client.post(f"{url}/moves", json={"seat": seat, "steps": steps + ["roll"]}), 422)
 
 
@@ -276,9 +256,9 @@ def sent(page, name: str):
     return json.loads(found.group(1))
 
 
-def test_pages_send_a_content_security_policy_without_inline_script(client):
+def test_pages_send_a_content_security_policy_without_inline_script(client, api):
     import re
-    game = create(client)
+    game = api.create()
     for path in ("/", "/rules/parcheesi", "/rules/red-arse", "/rules/ludo", "/whats-new",
                  f"/g/{game['token']}",
                  "/nowhere"):
@@ -350,21 +330,21 @@ def test_a_missing_page_is_a_friendly_404(client):
 # -- texting the next link through Twilio (the real client, a fake Twilio on 127.0.0.1) ----------
 
 
-def game_with_phones(client, phone, seed=bytes(8)):
+def game_with_phones(api, phone, seed=bytes(8)):
     game = Game.new("parcheesi", [link.Seat("Ana", 0, phone="+14155550100"),
                                   link.Seat("Ben", 2, phone=phone)], KEYS, seed=seed, by_hand=True)
-    view = client.get(f"/api/games/{game.token()}").json
+    view = api.client.get(f"/api/games/{game.token()}").json
     if view["turn"] != 0:  # make Ana the mover, so that Ben is the one texted
-        steps, _ = play_until_turn_over(client, view)
-        view = client.post(f"/api/games/{view['token']}/turn",
+        steps, _ = api.play_turn(view)
+        view = api.client.post(f"/api/games/{view['token']}/turn",
                            json={"seat": view["turn"], "steps": steps}).json
     return view
 
 
-def test_finishing_a_turn_texts_the_next_link_to_the_next_player(client, twilio):
-    view = game_with_phones(client, "+14155550199")
+def test_finishing_a_turn_texts_the_next_link_to_the_next_player(client, api, twilio):
+    view = game_with_phones(api, "+14155550199")
     before = len(twilio.requests)
-    steps, _ = play_until_turn_over(client, view)
+    steps, _ = api.play_turn(view)
     nxt = client.post(f"/api/games/{view['token']}/turn", json={"seat": 0, "steps": steps}).json
     assert nxt["message"]["status"] == "sent" and nxt["message"]["to"] == "Ben"
     sent = twilio.requests[before:]
@@ -375,10 +355,10 @@ def test_finishing_a_turn_texts_the_next_link_to_the_next_player(client, twilio)
     assert sent[0].basic_auth == (twilio.account_sid, twilio.auth_token)
 
 
-def test_a_text_twilio_refuses_still_gives_the_link_to_send_by_hand(client, twilio):
+def test_a_text_twilio_refuses_still_gives_the_link_to_send_by_hand(client, api, twilio):
     twilio.reject("+14155550199")
-    view = game_with_phones(client, "+14155550199")
-    steps, _ = play_until_turn_over(client, view)
+    view = game_with_phones(api, "+14155550199")
+    steps, _ = api.play_turn(view)
     response = client.post(f"/api/games/{view['token']}/turn", json={"seat": 0, "steps": steps})
     assert response.status_code == 200  # the game goes on: the turn is kept in the new link
     message = response.json["message"]
@@ -387,14 +367,14 @@ def test_a_text_twilio_refuses_still_gives_the_link_to_send_by_hand(client, twil
     assert Game.from_token(response.json["token"], KEYS).match.turn == 1
 
 
-def test_the_dice_secret_is_shown_only_once_the_game_is_over(client):
+def test_the_dice_secret_is_shown_only_once_the_game_is_over(client, api):
     from workbench.games import play_random
     from app.engine.dice import commitment
     finished = play_random("parcheesi", 2, "api-secret", 0, KEYS)
     view = client.get(f"/api/games/{finished.token()}").json
     assert view["phase"] == "over" and view["secret"]
     assert commitment(bytes.fromhex(view["secret"])) == view["commitment"]
-    ongoing = create(client)
+    ongoing = api.create()
     assert ongoing["secret"] is None and len(ongoing["commitment"]) == 64
 
 
@@ -440,9 +420,9 @@ def test_names_that_are_not_plain_text_are_refused_or_cleaned(client, name):
         assert_error(response, 400)
 
 
-def test_a_seat_change_is_checked_like_a_new_player(client):
+def test_a_seat_change_is_checked_like_a_new_player(client, api):
     view = created_with(client, lambda a, b: a != b)
-    steps, _ = play_until_turn_over(client, view)
+    steps, _ = api.play_turn(view)
     url = f"/api/games/{view['token']}/turn"
     mine = view["turn"]  # the mover's own seat: theirs to change
 
@@ -454,8 +434,8 @@ def test_a_seat_change_is_checked_like_a_new_player(client):
 
 
 @pytest.mark.parametrize("since", ["\u00b2", "-1", "1e3", "9999999", ""])
-def test_since_must_be_a_plain_step_number(client, since):
-    token = create(client)["token"]
+def test_since_must_be_a_plain_step_number(client, api, since):
+    token = api.create()["token"]
     assert_error(client.get(f"/api/games/{token}", query_string={"since": since}), 400)
 
 
@@ -481,22 +461,22 @@ def test_phone_numbers_never_appear_in_a_game_read(client):
     assert "message" not in later  # the invitation, with a number, only for a new game
 
 
-def test_no_text_is_sent_without_a_public_address(client, twilio):
+def test_no_text_is_sent_without_a_public_address(client, api, twilio):
     client.application.config["PUBLIC_URL"] = ""
-    view = game_with_phones(client, "+14155550199")
+    view = game_with_phones(api, "+14155550199")
     before = len(twilio.requests)
-    steps, _ = play_until_turn_over(client, view)
+    steps, _ = api.play_turn(view)
     nxt = client.post(f"/api/games/{view['token']}/turn", json={"seat": 0, "steps": steps},
                       headers={"Host": "evil.example"}).json
     assert len(twilio.requests) == before and nxt["message"]["status"] == "not-sent"
 
 
-def test_a_number_typed_this_turn_is_not_texted_until_the_next(client, twilio):
+def test_a_number_typed_this_turn_is_not_texted_until_the_next(client, api, twilio):
     # The host setting the table on the game's first turn (only then may they type Ben's).
-    view = next(v for v in (game_with_phones(client, "+14155550199", seed=n.to_bytes(8, "big"))
+    view = next(v for v in (game_with_phones(api, "+14155550199", seed=n.to_bytes(8, "big"))
                             for n in range(1, 40)) if v["steps"] == 0)
     before = len(twilio.requests)
-    steps, _ = play_until_turn_over(client, view)
+    steps, _ = api.play_turn(view)
     nxt = client.post(f"/api/games/{view['token']}/turn", json={
         "seat": 0, "steps": steps, "seats": [{}, {"phone": "+1 415 555 0123"}]}).json
     assert len(twilio.requests) == before and nxt["message"]["status"] == "not-sent"
@@ -553,7 +533,7 @@ def test_red_arse_settings_travel_in_the_link_and_come_back_in_the_view(client):
     assert b"<title>Red Arse" in page.data and b'href="/rules/red-arse"' in page.data
 
 
-def test_red_arse_defaults_to_the_4_player_board_with_every_house_rule(client):
+def test_red_arse_defaults_to_the_4_player_board_with_every_house_rule(client, api):
     for settings in (None, {}, {"board": 4}, {"off": []}):
         body = {"game": "red-arse", "players": RA_PLAYERS[:1] + RA_PLAYERS[2:]}
         if settings is not None:
@@ -562,7 +542,7 @@ def test_red_arse_defaults_to_the_4_player_board_with_every_house_rule(client):
         assert view["settings"] == {"board": 4, "off": []}, settings
         page = client.get(f"/g/{view['token']}")
         assert sent(page, "layout") == client.get("/api/boards/red-arse?board=4").json
-    parcheesi = create(client)
+    parcheesi = api.create()
     assert parcheesi["settings"] == {}
 
 
@@ -772,9 +752,6 @@ def test_a_red_arse_view_lists_paths_for_moves_and_the_one_die(client):
 
 # -- Ludo: the table's board and host, players joining, the results and the rematch -------------
 
-import browser_support  # noqa: E402
-
-
 def ludo_game(seed, **table):
     return browser_support.ludo_game(seed, keys=KEYS, **table)
 
@@ -791,10 +768,6 @@ LU_PLAYERS = [{"name": "Ana", "color": "green"}, {"name": "Ben", "color": "red"}
               {"name": "Cleo", "color": "purple", "phone": "+1 415 555 0142"}]
 
 
-def lu_create(client, players=LU_PLAYERS, **body):
-    return client.post("/api/games", json={"autoplay": False, "game": "ludo", "players": players, **body})
-
-
 @pytest.mark.parametrize("size, squares, colors", [(None, 52, 4), ("4", 52, 4), ("6", 78, 6)])
 def test_ludo_board_layouts(client, size, squares, colors):
     layout = client.get("/api/boards/ludo" + (f"?board={size}" if size else "")).json
@@ -807,10 +780,8 @@ def test_ludo_board_layouts(client, size, squares, colors):
         assert_error(client.get(f"/api/boards/ludo?board={bad}"), 400)
 
 
-def test_a_ludo_table_keeps_its_board_and_its_host(client):
-    response = lu_create(client, settings={"board": 6}, host=2)
-    assert response.status_code == 201, response.json
-    view = response.json
+def test_a_ludo_table_keeps_its_board_and_its_host(client, api):
+    view = api.create("ludo", LU_PLAYERS, settings={"board": 6}, host=2)
     assert view["game"] == "ludo" and view["settings"] == {"board": 6, "capacity": 6}
     assert [s["name"] for s in view["seats"]] == ["Ben", "Ana", "Cleo"]  # red, green, purple
     assert view["seats"][view["host"]]["name"] == "Cleo"
@@ -822,7 +793,7 @@ def test_a_ludo_table_keeps_its_board_and_its_host(client):
     assert sent(page, "layout") == client.get("/api/boards/ludo?board=6").json
     assert b"<title>Ludo" in page.data and b'href="/rules/ludo"' in page.data
     # By default: the 52-square board, and the first player listed is the host.
-    plain = lu_create(client, players=LU_PLAYERS[:2]).json
+    plain = api.create("ludo", LU_PLAYERS[:2])
     assert plain["settings"] == {"board": 4, "capacity": 4}
     assert plain["seats"][plain["host"]]["name"] == "Ana"
     assert sent(client.get(f"/g/{plain['token']}"), "layout") == \
@@ -863,7 +834,7 @@ def test_only_ludo_tables_have_a_host(client):
     assert response.json["error"]["message"] == "Parcheesi tables have no host."
 
 
-def test_the_host_adds_a_player_on_their_turn_and_the_turn_in_progress_goes_on(client):
+def test_the_host_adds_a_player_on_their_turn_and_the_turn_in_progress_goes_on(client, api):
     game = ludo_turn_of(1, seed=7, players=2, host=1)  # Ana red and Ben blue; Ben is the host
     token, host = game.token(), game.header.host
     assert game.match.turn == host and game.match.steps
@@ -885,7 +856,7 @@ def test_the_host_adds_a_player_on_their_turn_and_the_turn_in_progress_goes_on(c
                         json={"seat": added["host"], "steps": steps}).json
     assert again["pieces"][:2] == turn["pieces"] and again["last_roll"] == turn["last_roll"]
     # Green sits after blue: Cleo plays when Ben's turn is over.
-    steps, after = play_until_turn_over(client, client.get(f"/api/games/{added['token']}").json)
+    steps, after = api.play_turn(client.get(f"/api/games/{added['token']}").json)
     assert steps[0] == "roll" and after["turn"] == 2 and not after["seats"][2]["waiting"]
 
 
@@ -923,8 +894,8 @@ def test_adding_a_player_is_the_host_s_and_needs_a_free_seat(client):
         "Players join on the host's turn: it is Ben's turn now."
 
 
-def test_before_the_first_roll_the_host_adds_players_and_gets_a_new_invite(client):
-    view = lu_create(client, players=LU_PLAYERS[:2]).json
+def test_before_the_first_roll_the_host_adds_players_and_gets_a_new_invite(client, api):
+    view = api.create("ludo", LU_PLAYERS[:2])
     host = view["host"]
     response = client.post(f"/api/games/{view['token']}/players",
                            json={"seat": host, "player": {"name": "", "color": "blue"}})
@@ -945,7 +916,7 @@ def test_a_turn_in_progress_that_would_change_is_refused(client):
         host = game.header.host
         if game.match.turn != host:
             continue
-        joined = game.add_player(link.Seat("Cleo", 2))
+        joined = game.with_player(link.Seat("Cleo", 2))
         if joined.match.turn == joined.header.host:
             continue
         response = client.post(f"/api/games/{game.token()}/players", json={
@@ -956,8 +927,8 @@ def test_a_turn_in_progress_that_would_change_is_refused(client):
     raise AssertionError("no table found")
 
 
-def test_only_ludo_tables_take_players_and_finished_games_none(client):
-    view = create(client)
+def test_only_ludo_tables_take_players_and_finished_games_none(client, api):
+    view = api.create()
     response = client.post(f"/api/games/{view['token']}/players",
                            json={"seat": 0, "player": {"name": "Cy", "color": "blue"}})
     assert_error(response, 422)
@@ -1008,7 +979,7 @@ def test_a_two_player_game_awards_gold_only(client):
     assert view["seats"][view["winner"]]["won"] == [1, 0, 0]
 
 
-def test_the_host_starts_a_rematch_with_the_medals_added(client):
+def test_the_host_starts_a_rematch_with_the_medals_added(client, api):
     game, seat, steps = ludo_last_turn(14, players=3, host=1)
     game.play_turn(seat, steps)
     token = game.token()
@@ -1037,7 +1008,7 @@ def test_the_host_starts_a_rematch_with_the_medals_added(client):
     early = client.post(f"/api/games/{again['token']}/rematch", json={"seat": 1})
     assert_error(early, 422)
     assert early.json["error"]["message"] == "The game isn't over yet."
-    assert_error(client.post(f"/api/games/{create(client)['token']}/rematch", json={"seat": 0}),
+    assert_error(client.post(f"/api/games/{api.create()['token']}/rematch", json={"seat": 0}),
                  422)
 
 
@@ -1147,10 +1118,10 @@ def test_a_roll_that_leaves_pieces_in_play_stuck_names_the_dice():
                            "blocked or needs an exact count.")
 
 
-def test_a_game_page_carries_the_game_as_the_api_reads_it_and_the_board_it_is_drawn_on(client):
+def test_a_game_page_carries_the_game_as_the_api_reads_it_and_the_board_it_is_drawn_on(client, api):
     """The first paint is the turn: the page carries what GET /api/games/<link> answers and
     the board's layout, so its script asks for neither before drawing."""
-    game = create(client)
+    game = api.create()
     page = client.get(f"/g/{game['token']}")
     assert sent(page, "view") == client.get(f"/api/games/{game['token']}").json
     assert sent(page, "layout") == client.get("/api/boards/parcheesi").json

@@ -20,14 +20,18 @@ TABLES = {
 NAMES = ["Ana", "Ben", "Cy", "Dev"]
 
 
-def create(client, game, **extra):
+@pytest.fixture
+def keys():
+    """The keys this module's links are made with: its app's too."""
+    return KEYS
+
+
+def table(game: str) -> dict:
+    """Ana, Ben, Cy and Dev at ``game``'s table of four, each with a phone: for ``api.create``."""
     settings = {"red-arse": {"board": 4}, "ludo": {"capacity": 4}}.get(game)
-    body = {"game": game, "players": [{"name": n, "color": c, "phone": f"+1415555010{i}"}
-                                      for i, (n, c) in enumerate(zip(NAMES, TABLES[game]))],
-            **({"settings": settings} if settings else {}), **extra}
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.json
-    return response.json
+    return {"players": [{"name": n, "color": c, "phone": f"+1415555010{i}"}
+                        for i, (n, c) in enumerate(zip(NAMES, TABLES[game]))],
+            **({"settings": settings} if settings else {})}
 
 
 def at_a_decision(view) -> bool:
@@ -36,8 +40,10 @@ def at_a_decision(view) -> bool:
 
 
 @pytest.mark.parametrize("game", TABLES)
-def test_a_new_link_goes_to_the_first_person_with_a_decision_their_dice_rolled(client, game):
-    view = client.get(f"/api/games/{create(client, game)['token']}").json
+def test_a_new_link_goes_to_the_first_person_with_a_decision_their_dice_rolled(client, api,
+                                                                                game):
+    made = api.create(game, autoplay=True, **table(game))
+    view = client.get(f"/api/games/{made['token']}").json
     assert view["autoplay"] and at_a_decision(view)
     played = Game.from_token(view["token"], KEYS)
     # Everything before it had no alternative, and the page's replay marks it so.
@@ -47,8 +53,8 @@ def test_a_new_link_goes_to_the_first_person_with_a_decision_their_dice_rolled(c
 
 
 def test_turns_with_nothing_to_decide_play_themselves_and_only_the_next_decision_is_texted(
-        client, twilio):
-    view = create(client, "ludo")
+        client, api, twilio):
+    view = api.create("ludo", autoplay=True, **table("ludo"))
     texted = 0
     for _ in range(12):  # a dozen hand-offs in the early game, when pieces wait for a 6
         start, steps_seat = view["steps"], view["turn"]
@@ -136,8 +142,8 @@ def test_a_red_arse_re_roll_claim_is_the_player_s_and_opens_when_the_page_asks(c
     raise AssertionError("no seed found")
 
 
-def test_switched_off_at_creation_every_step_is_the_player_s(client):
-    view = create(client, "ludo", autoplay=False)
+def test_switched_off_at_creation_every_step_is_the_player_s(client, api):
+    view = api.create("ludo", autoplay=False, **table("ludo"))
     assert not view["autoplay"] and view["phase"] == "roll" and view["steps"] == 0
     assert link.decode(view["token"], KEYS)[0].by_hand
     assert client.post("/api/games", json={"game": "ludo", "autoplay": "no", "players": [

@@ -21,15 +21,15 @@ SIMULATED = ("Since the humans had already finished, the ending between the bots
 
 
 
+@pytest.fixture
+def keys():
+    """The keys this module's links are made with: its app's too."""
+    return KEYS
+
+
 def seeded(monkeypatch, seed: bytes) -> None:
     """The next games the API creates get ``seed`` (its dice, so the test knows them)."""
     monkeypatch.setattr(app.play, "secrets", SimpleNamespace(token_bytes=lambda n: seed))
-
-
-def create(client, players, game="ludo", **extra):
-    response = client.post("/api/games", json={"autoplay": False, "game": game, "players": players, **extra})
-    assert response.status_code == 201, response.json
-    return response.json
 
 
 def api_step(kind, seat, what):
@@ -82,10 +82,10 @@ LUDO_SEATS = [Seat("Ana", 0), Seat("Bot (medium)", 1, bot=2), Seat("Cleo", 2),
 
 # -- creating a game with bots -------------------------------------------------------------------
 
-def test_players_can_be_bots_of_a_strength_named_for_it_when_unnamed(client):
-    view = create(client, [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"},
-                           {"color": "green", "bot": "medium"}, {"name": "Robo", "color": "yellow",
-                                                                 "bot": "hard"}])
+def test_players_can_be_bots_of_a_strength_named_for_it_when_unnamed(api):
+    view = api.create("ludo", [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"},
+                               {"color": "green", "bot": "medium"},
+                               {"name": "Robo", "color": "yellow", "bot": "hard"}])
     assert [(s["name"], s["bot"], s["strength"]) for s in view["seats"]] == [
         ("Ana", 0, None), ("Bot (easy)", 1, "easy"), ("Bot (medium)", 2, "medium"),
         ("Robo", 3, "hard")]
@@ -96,10 +96,10 @@ def test_players_can_be_bots_of_a_strength_named_for_it_when_unnamed(client):
     assert not any(s.phone for s in header.seats)
 
 
-def test_unnamed_bots_of_one_strength_are_numbered_and_named_in_the_table_s_language(client):
-    view = create(client, [{"color": "red", "bot": "medium"}, {"name": "Ana", "color": "blue"},
-                           {"color": "green", "bot": "medium"}, {"color": "yellow", "bot": "hard"}],
-                  lang="es")
+def test_unnamed_bots_of_one_strength_are_numbered_and_named_in_the_table_s_language(api):
+    view = api.create("ludo", [{"color": "red", "bot": "medium"}, {"name": "Ana", "color": "blue"},
+                               {"color": "green", "bot": "medium"},
+                               {"color": "yellow", "bot": "hard"}], lang="es")
     assert [s["name"] for s in view["seats"]] == ["Bot 1 (intermedio)", "Ana",
                                                   "Bot 3 (intermedio)", "Bot (difícil)"]
     assert view["seats"][view["host"]]["name"] == "Ana"  # the first human: bots host nothing
@@ -107,10 +107,10 @@ def test_unnamed_bots_of_one_strength_are_numbered_and_named_in_the_table_s_lang
 
 @pytest.mark.parametrize("game,colors", [("parcheesi", ("yellow", "blue", "red", "green")),
                                          ("red-arse", ("red", "blue", "green", "yellow"))])
-def test_every_game_takes_bots(client, game, colors):
+def test_every_game_takes_bots(client, api, game, colors):
     players = [{"name": "Ana", "color": colors[0]}] + [
         {"color": c, "bot": s} for c, s in zip(colors[1:], ("easy", "medium", "hard"))]
-    view = create(client, players, game=game)
+    view = api.create(game, players)
     assert [s["bot"] for s in view["seats"]] == [0, 1, 2, 3]
     assert view["seats"][view["turn"]]["bot"] == 0  # a human is to move
     assert all(event["seat"] for event in client.get(
@@ -118,13 +118,14 @@ def test_every_game_takes_bots(client, game, colors):
 
 
 def test_bots_to_move_first_play_at_creation_and_the_first_link_goes_to_the_first_human(
-        client, monkeypatch):
+        client, api, monkeypatch):
     seats = [Seat("Ana", 0), Seat("Bot (easy)", 1, bot=1), Seat("Bot (medium)", 2, bot=2),
              Seat("Bot (hard)", 3, bot=3)]
     seed = find_seed("ludo", seats, lambda g: len(g.match.history) > 3)
     seeded(monkeypatch, seed)
-    view = create(client, [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"},
-                           {"color": "green", "bot": "medium"}, {"color": "yellow", "bot": "hard"}])
+    view = api.create("ludo", [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"},
+                               {"color": "green", "bot": "medium"},
+                               {"color": "yellow", "bot": "hard"}])
     assert view["turn"] == 0 and view["steps"] > 3 and view["phase"] == "roll"
     assert view["message"]["to"] == "Ana" and "invited" in view["message"]["text"]
     expected = seat_game("ludo", seats, seed)
@@ -140,10 +141,10 @@ def test_bots_to_move_first_play_at_creation_and_the_first_link_goes_to_the_firs
 
 # -- a turn, then the bots' ----------------------------------------------------------------------
 
-def test_a_turn_plays_the_bots_until_a_human_is_to_move(client, monkeypatch):
+def test_a_turn_plays_the_bots_until_a_human_is_to_move(client, api, monkeypatch):
     seed = find_seed("ludo", LUDO_SEATS, lambda g: not g.match.steps and g.match.turn == 0)
     seeded(monkeypatch, seed)
-    view = create(client, LUDO_TABLE)
+    view = api.create("ludo", LUDO_TABLE)
     assert view["turn"] == 0 and view["steps"] == 0
     seat, steps, after = send_turn(client, view)
     assert after["turn"] == 2  # the medium bot (blue) played, then Cleo
@@ -175,16 +176,17 @@ def test_a_turn_plays_the_bots_until_a_human_is_to_move(client, monkeypatch):
     assert seats == sorted(seats) and set(seats) == {1, 2, 3}  # everyone since Ana's turn
 
 
-def test_a_game_of_one_human_and_bots_comes_back_to_the_human_without_a_text(client, monkeypatch):
+def test_a_game_of_one_human_and_bots_comes_back_to_the_human_without_a_text(client, api,
+                                                                             monkeypatch):
     from fake_twilio import FakeTwilio
     with FakeTwilio("AC" + "1" * 32, "secret-token") as twilio:
         monkeypatch.setenv("TWILIO_ACCOUNT_SID", twilio.account_sid)
         monkeypatch.setenv("TWILIO_AUTH_TOKEN", twilio.auth_token)
         monkeypatch.setenv("TWILIO_FROM", "+15005550006")
         monkeypatch.setenv("TWILIO_API_BASE", twilio.url)
-        view = create(client, [{"name": "Ana", "color": "red", "phone": "+14155550100"},
-                               {"color": "blue", "bot": "medium"},
-                               {"color": "green", "bot": "hard"}])
+        view = api.create("ludo", [{"name": "Ana", "color": "red", "phone": "+14155550100"},
+                                   {"color": "blue", "bot": "medium"},
+                                   {"color": "green", "bot": "hard"}])
         for _ in range(3):
             seat, _, view = send_turn(client, view)
             assert view["turn"] == seat == 0 and view["phase"] == "roll"
@@ -198,10 +200,10 @@ def test_a_game_of_one_human_and_bots_comes_back_to_the_human_without_a_text(cli
     ("red-arse", {"board": 6}, ("red", "blue", "green", "yellow", "purple", "orange")),
 ])
 def test_bots_at_parcheesi_and_red_arse_tables_claim_their_re_rolls_and_replay(
-        client, game, options, colors):
+        client, api, game, options, colors):
     players = [{"name": "Ana", "color": colors[0]}] + [
         {"color": c, "bot": "medium"} for c in colors[1:]]
-    view = create(client, players, game=game, **({"settings": options} if options else {}))
+    view = api.create(game, players, **({"settings": options} if options else {}))
     for _ in range(6):
         _, _, view = send_turn(client, view)
         assert view["turn"] == 0 or view["phase"] == "over"
@@ -255,13 +257,13 @@ def played_out(seed: bytes) -> Game:
     return game
 
 
-def test_when_the_humans_have_finished_the_bots_play_the_game_out_at_once(client, monkeypatch):
+def test_when_the_humans_have_finished_the_bots_play_the_game_out_at_once(client, api, monkeypatch):
     seed = next(n.to_bytes(8, "big") for n in range(200)
                 if played_out(n.to_bytes(8, "big")).state.placed[0] == 0)
     expected = played_out(seed)
     assert simulated_ending(expected)
     seeded(monkeypatch, seed)
-    final = ludo_to_the_end(client, create(client, SOLO_TABLE))
+    final = ludo_to_the_end(client, api.create("ludo", SOLO_TABLE))
     assert final["token"] == expected.token()
     assert final["placed"][0] == 0 and len(final["placed"]) == 4
     assert final["simulated"] is True
@@ -273,11 +275,11 @@ def test_when_the_humans_have_finished_the_bots_play_the_game_out_at_once(client
     assert read["simulated"] is True and read["secret"]
 
 
-def test_an_ending_a_human_played_to_is_not_simulated(client, monkeypatch):
+def test_an_ending_a_human_played_to_is_not_simulated(client, api, monkeypatch):
     seed = next(n.to_bytes(8, "big") for n in range(200)
                 if played_out(n.to_bytes(8, "big")).state.placed[-1] == 0)
     seeded(monkeypatch, seed)
-    final = ludo_to_the_end(client, create(client, SOLO_TABLE))
+    final = ludo_to_the_end(client, api.create("ludo", SOLO_TABLE))
     assert final["placed"][-1] == 0 and final["simulated"] is False
 
 
@@ -291,13 +293,13 @@ def test_the_simulated_note_is_on_the_results_in_both_languages(client):
 
 # -- adding players and rematches with bots ------------------------------------------------------
 
-def test_the_host_adds_a_player_to_a_table_with_bots(client, monkeypatch):
+def test_the_host_adds_a_player_to_a_table_with_bots(client, api, monkeypatch):
     seats = [Seat("Ana", 0), Seat("Bot (medium)", 1, bot=2)]
     seed = find_seed("ludo", seats, lambda g: g.match.turn == 0 and not g.match.steps,
                      options=6)
     seeded(monkeypatch, seed)
-    view = create(client, [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "medium"}],
-                  settings={"capacity": 6})
+    view = api.create("ludo", [{"name": "Ana", "color": "red"},
+                               {"color": "blue", "bot": "medium"}], settings={"capacity": 6})
     assert view["steps"] == 0
     _, _, view = send_turn(client, view)  # the bot has played; Ana's turn again: she is host
     assert view["turn"] == 0 and view["steps"] > 1
@@ -314,11 +316,11 @@ def test_the_host_adds_a_player_to_a_table_with_bots(client, monkeypatch):
     assert response.status_code == 403
 
 
-def test_a_rematch_keeps_the_bots_and_lets_them_move_first(client, monkeypatch):
+def test_a_rematch_keeps_the_bots_and_lets_them_move_first(client, api, monkeypatch):
     seed = next(n.to_bytes(8, "big") for n in range(200)
                 if played_out(n.to_bytes(8, "big")).state.placed[0] == 0)
     seeded(monkeypatch, seed)
-    final = ludo_to_the_end(client, create(client, SOLO_TABLE))
+    final = ludo_to_the_end(client, api.create("ludo", SOLO_TABLE))
     monkeypatch.undo()
     response = client.post(f"/api/games/{final['token']}/rematch",
                            json={"seat": 0, "host_key": host_key(final["token"], KEYS)})
@@ -359,8 +361,8 @@ def test_a_bot_host_is_refused_in_both_languages(client):
         assert response.json["error"]["message"] == words
 
 
-def test_a_bot_s_phone_number_can_t_be_set_with_a_turn(client):
-    view = create(client, [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"}])
+def test_a_bot_s_phone_number_can_t_be_set_with_a_turn(client, api):
+    view = api.create("ludo", [{"name": "Ana", "color": "red"}, {"color": "blue", "bot": "easy"}])
     seat, steps = human_turn(view["token"])
     response = client.post(f"/api/games/{view['token']}/turn", json={
         "seat": seat, "steps": steps, "seats": [{}, {"phone": "+14155550100"}]})

@@ -9,11 +9,17 @@ from app import link
 from app.engine.ludo import ludo_options
 from app.keys import Keys
 from app.play import Game
-from api_support import host_key
+from api_support import PLAYERS, host_key, play_until_turn_over
+from browser_support import ludo_last_turn
 
-KEYS = Keys.for_tests("api")  # the keys of test_api's helpers (ludo_last_turn)
-PLAYERS = [{"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]
+KEYS = Keys.for_tests("deadlines")
 T0 = 1_800_000_000.0  # the server's clock in these tests (seconds since 1970)
+
+
+@pytest.fixture
+def keys():
+    """The keys this module's links are made with: its app's too."""
+    return KEYS
 
 
 def at(client, moment: float) -> None:
@@ -38,12 +44,9 @@ def late_game(seats, since: int, minutes: int = 60, lang: str = "en", seed: byte
                        game.match.steps, KEYS)
 
 
-def test_a_game_created_with_a_deadline_holds_it_with_the_servers_time(client):
+def test_a_game_created_with_a_deadline_holds_it_with_the_servers_time(client, api):
     at(client, T0)
-    response = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": PLAYERS,
-                                               "deadline_hours": 12})
-    assert response.status_code == 201, response.json
-    view = response.json
+    view = api.create(deadline_hours=12)
     since = int(T0 // 60)
     # The time starts when the link reaches its player, not when its creator gets it.
     assert view["deadline"] == {"minutes": 720, "due_at": None, "waiting": True}
@@ -51,7 +54,7 @@ def test_a_game_created_with_a_deadline_holds_it_with_the_servers_time(client):
     at(client, T0 + 500)
     assert opens(client, view)["deadline"] == {"minutes": 720, "due_at": T0 + 500 + 720 * 60,
                                                "waiting": False}
-    plain = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": PLAYERS}).json
+    plain = api.create()
     assert plain["deadline"] is None and header(plain["token"]).deadline == 0
 
 
@@ -62,12 +65,10 @@ def test_a_deadline_is_a_whole_number_of_hours_up_to_a_week(client, hours):
     assert response.status_code == 400 and "deadline_hours" in response.json["error"]["message"]
 
 
-def test_the_next_players_time_starts_when_they_open_the_link(client):
+def test_the_next_players_time_starts_when_they_open_the_link(client, api):
     at(client, T0)
-    view = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": PLAYERS,
-                                           "deadline_hours": 1}).json
-    from test_api import play_until_turn_over
-    steps, _ = play_until_turn_over(client, view)
+    view = api.create(deadline_hours=1)
+    steps, _ = api.play_turn(view)
     later = T0 + 3 * 3600 + 30  # past the deadline: the player may still play their turn
     at(client, later)
     nxt = client.post(f"/api/games/{view['token']}/turn",
@@ -175,9 +176,7 @@ def test_no_text_for_the_absent_player_without_a_public_address(client, twilio):
 
 
 def test_a_rematch_keeps_the_deadline_and_a_new_player_keeps_the_time(client):
-    from test_api import ludo_last_turn
-
-    game, seat, steps = ludo_last_turn(14, players=3, host=1)
+    game, seat, steps = ludo_last_turn(14, keys=KEYS, players=3, host=1)
     game.play_turn(seat, steps)
     token = link.encode(replace(game.header, deadline=1440, since=5), game.match.steps, KEYS)
     at(client, T0)
@@ -230,8 +229,6 @@ def table(client, game: str, names, minutes: int = 60, seed: bytes = bytes(8)) -
 
 
 def play_own_turn(client, view) -> dict:
-    from test_api import play_until_turn_over
-
     at(client, view["deadline"]["due_at"] - 60)  # in time
     steps, _ = play_until_turn_over(client, view)
     response = client.post(f"/api/games/{view['token']}/turn",

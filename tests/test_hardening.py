@@ -10,25 +10,24 @@ import pytest
 from app import link
 from app.keys import Keys
 from app.play import Game
-from test_link_safety import whole_turn  # a turn's steps: roll, then the first move
+from api_support import PLAYERS
 
 KEYS = Keys.for_tests("hardening")
-PLAYERS = [{"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]
 DEEP = "[" * 1000 + "]" * 1000
 
 
-def create(client, players=PLAYERS, **extra) -> dict:
-    response = client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": players, **extra})
-    assert response.status_code == 201, response.json
-    return response.json
+@pytest.fixture
+def keys():
+    """The keys this module's links are made with: its app's too."""
+    return KEYS
 
 
 # -- no 500 on any input --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", ["", "/moves", "/turn", "/absent", "/back", "/players",
                                   "/rematch"])
-def test_deeply_nested_json_is_a_400_everywhere(client, path):
-    token = create(client)["token"]
+def test_deeply_nested_json_is_a_400_everywhere(client, api, path):
+    token = api.create()["token"]
     url = "/api/games" + (f"/{token}{path}" if path else "")
     for body in (DEEP, '{"seat": 0, "steps": ' + DEEP + "}"):
         response = client.post(url, data=body, content_type="application/json")
@@ -41,8 +40,8 @@ def test_a_body_of_unterminated_strings_is_refused_at_once(client):
     assert response.status_code == 400
 
 
-def test_deeply_nested_steps_in_a_query_are_a_400(client):
-    token = create(client)["token"]
+def test_deeply_nested_steps_in_a_query_are_a_400(client, api):
+    token = api.create()["token"]
     response = client.get(f"/api/games/{token}/chances", query_string={"steps": "[" * 900})
     assert response.status_code == 400
 
@@ -67,8 +66,8 @@ def test_the_language_switch_never_leads_off_the_site(client, path):
                           "\\" not in h for h in switch), switch
 
 
-def test_answers_that_carry_a_link_are_never_stored_and_https_asks_for_https(client):
-    view = create(client)
+def test_answers_that_carry_a_link_are_never_stored_and_https_asks_for_https(client, api):
+    view = api.create()
     token = view["token"]
     for response in (client.get(f"/g/{token}"), client.get(f"/api/games/{token}"),
                      client.post("/api/games", json={"autoplay": False, "game": "parcheesi", "players": PLAYERS}),
@@ -96,10 +95,10 @@ def test_any_preview_image_address_answers_an_image_never_an_error(client, bad):
             assert response.mimetype == "image/png" and response.data.startswith(b"\x89PNG")
 
 
-def test_a_bug_drawing_a_preview_logs_no_link(client, caplog, monkeypatch):
+def test_a_bug_drawing_a_preview_logs_no_link(client, api, caplog, monkeypatch):
     from app.web import preview
 
-    token = create(client)["token"]
+    token = api.create()["token"]
     monkeypatch.setattr(preview, "render", lambda game: 1 / 0)
     client.application.testing = False
     client.application.config["PROPAGATE_EXCEPTIONS"] = False
@@ -116,12 +115,12 @@ def test_a_bug_drawing_a_preview_logs_no_link(client, caplog, monkeypatch):
     ("Dev\U000e0041\U000e0042", "Dev"), ("\u3164", "Player 1"), ("\u2800\u2800", "Player 1"),
     ("\u200b\u200b\u200b", "Player 1"), ("\u0301", "Player 1"), ("Ana\u2003 B", "Ana B"),
 ])
-def test_a_name_shows_something(client, typed, shown):
-    view = create(client, [{"name": typed, "color": "yellow"}, {"name": "Zed", "color": "red"}])
+def test_a_name_shows_something(api, typed, shown):
+    view = api.create(players=[{"name": typed, "color": "yellow"}, {"name": "Zed", "color": "red"}])
     assert view["seats"][0]["name"] == shown
 
 
-def test_the_player_to_move_changes_only_their_own_name_and_number(client):
+def test_the_player_to_move_changes_only_their_own_name_and_number(client, api):
     from dataclasses import replace
 
     game = Game.new("parcheesi", [link.Seat("Ana", 0, phone="+14155550100"),
@@ -135,7 +134,7 @@ def test_the_player_to_move_changes_only_their_own_name_and_number(client):
     token = game.token()
     view = client.get(f"/api/games/{token}").json
     me, other = view["turn"], 1 - view["turn"]
-    steps = whole_turn(client, view)
+    steps, _ = api.play_turn(view)
     names = [s["name"] for s in view["seats"]]
     theirs = [dict(name=n) for n in names]
     theirs[other] = {"name": "Mallory", "phone": "+14155550123"}
@@ -163,9 +162,9 @@ def first_link(first_is_host: bool, names=("Ana", "Ben")) -> str:
 
 
 @pytest.mark.parametrize("first_is_host", [True, False])
-def test_the_host_sets_the_table_on_the_games_first_turn(client, first_is_host):
+def test_the_host_sets_the_table_on_the_games_first_turn(client, api, first_is_host):
     view = client.get(f"/api/games/{first_link(first_is_host)}").json
-    steps = whole_turn(client, view)
+    steps, _ = api.play_turn(view)
     seats = [{"name": s["name"]} for s in view["seats"]]
     other = 1 - view["turn"]
     seats[other] = {"name": "Bea", "phone": "+14155550123"}
@@ -177,10 +176,10 @@ def test_the_host_sets_the_table_on_the_games_first_turn(client, first_is_host):
         assert answer.status_code == 403
 
 
-def test_names_from_before_the_cleaning_and_names_of_others(client):
+def test_names_from_before_the_cleaning_and_names_of_others(client, api):
     view = client.get(f"/api/games/{first_link(False, ('Mary  Jane', 'Jose'))}").json
     me = view["turn"]
-    steps = whole_turn(client, view)
+    steps, _ = api.play_turn(view)
     as_shown = [{"name": s["name"]} for s in view["seats"]]  # the page sends every name back
     taken = [dict(n) for n in as_shown]
     taken[me] = {"name": " mary jane "}
@@ -205,10 +204,10 @@ def test_honest_links_stay_far_inside_servers_request_line_limits():
     assert len(line) < 4094 // 4, longest
 
 
-def test_an_unexpected_error_logs_no_link(client, caplog, monkeypatch):
+def test_an_unexpected_error_logs_no_link(client, api, caplog, monkeypatch):
     from app.web import views
 
-    token = create(client)["token"]
+    token = api.create()["token"]
 
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
@@ -224,10 +223,10 @@ def test_an_unexpected_error_logs_no_link(client, caplog, monkeypatch):
     assert token not in caplog.text
 
 
-def test_analysis_of_a_game_is_bounded_per_hour_and_a_repeat_is_free(client):
+def test_analysis_of_a_game_is_bounded_per_hour_and_a_repeat_is_free(client, api):
     client.application.config.update(ANALYSIS_PLAYOUTS=10, ANALYSIS_WORKERS=0,
                                      ANALYSIS_PER_GAME_HOUR=2)
-    token = create(client)["token"]
+    token = api.create()["token"]
     first = client.get(f"/api/games/{token}/chances?step=0")
     assert first.status_code == 200
     for lang in ("", "&lang=es", "&lang=en"):  # the same position again: kept, not counted
@@ -245,18 +244,18 @@ def test_analysis_of_a_game_is_bounded_per_hour_and_a_repeat_is_free(client):
     assert refused.status_code == 429 and refused.json["error"]["code"] == "TooMuchAnalysis"
     assert 0 < int(refused.headers["Retry-After"]) <= 3600
     assert refused.headers["Cache-Control"] == "no-store"
-    other = create(client)["token"]  # another game has its own count
+    other = api.create()["token"]  # another game has its own count
     assert client.get(f"/api/games/{other}/chances?step=0").status_code == 200
 
 
 LINK = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{16,}")  # a signed link's token
 
 
-def test_every_route_that_answers_with_a_link_says_no_store(client):
+def test_every_route_that_answers_with_a_link_says_no_store(client, api):
     """Every route of the app, GET and POST, asked about a game, a live room and a seat in it:
     any answer that holds a link (in its body or its headers), the room's poll and its 304
     included, is never stored by a browser, proxy or CDN."""
-    game = create(client)
+    game = api.create()
     room = client.post("/api/rooms", json={"game": "parcheesi", "players": [
         {"name": "Ana", "color": "yellow"}, {"color": "red", "bot": "easy"}]}).json
     code, credential = room["room"]["code"], room["you"]["credential"]
@@ -282,11 +281,11 @@ def test_every_route_that_answers_with_a_link_says_no_store(client):
     assert checked >= 10  # the walk reached the routes that answer with links
 
 
-def test_nothing_public_or_cacheable_carries_a_cookie(client):
+def test_nothing_public_or_cacheable_carries_a_cookie(client, api):
     """Every route of the app, asked by a browser with no cookies yet (and switching the
     language): an answer a cache may keep (``public``, or a max-age) never sets a cookie, or a
     shared cache would hand one device id to everyone; an uncached page still gives one."""
-    game = create(client)
+    game = api.create()
     room = client.post("/api/rooms", json={"game": "parcheesi", "players": PLAYERS}).json
     values = {"token": game["token"], "code": room["room"]["code"], "game": "parcheesi",
               "lang": "es", "size": "192", "filename": "js/game.js"}
@@ -313,7 +312,7 @@ FORM = {"game": "parcheesi", "play0": "1", "color0": "yellow", "play1": "1", "co
     {"Origin": "https://evil.example"},
     {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"},
     {"Origin": "https://play.test.evil.example"}])
-def test_a_form_or_an_api_call_from_another_site_changes_nothing(client, headers):
+def test_a_form_or_an_api_call_from_another_site_changes_nothing(client, api, headers):
     """A page on another site posting our New game form (or calling the API, or switching
     notifications off) in a visitor's name is refused, and told why."""
     page = client.post("/new", data=FORM, headers=headers)
@@ -322,7 +321,7 @@ def test_a_form_or_an_api_call_from_another_site_changes_nothing(client, headers
     made = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS},
                        headers=headers)
     assert made.status_code == 403 and made.json["error"]["code"] == "CrossSite"
-    token = create(client)["token"]
+    token = api.create()["token"]
     assert client.delete(f"/api/games/{token}/push", json={"seat": 0},
                          headers=headers).status_code == 403
 

@@ -9,10 +9,6 @@ import re
 import pytest
 from PIL import Image
 
-from app.keys import Keys
-
-KEYS = Keys.for_tests("icons")
-
 
 @pytest.mark.parametrize("path", ["/", "/rules/ludo", "/whats-new"])
 def test_every_page_names_its_icon_and_manifest_and_both_are_there(client, path):
@@ -91,13 +87,13 @@ def test_the_notification_badge_is_a_single_colour_shape(client):
     assert 'badge: "/badge.png"' in worker
 
 
-def test_search_engines_list_no_game_and_no_room(client):
+def test_search_engines_list_no_game_and_no_room(client, keys):
     robots = client.get("/robots.txt")
     assert robots.status_code == 200 and robots.mimetype == "text/plain"
     assert robots.get_data(as_text=True) == "User-agent: *\nDisallow: /api/\n"
     from app.play import Game, demo_seats
 
-    token = Game.new("ludo", demo_seats("ludo", 2), KEYS).token()
+    token = Game.new("ludo", demo_seats("ludo", 2), keys).token()
     for path in (f"/g/{token}", f"/g/{token}/preview.png", "/r/K7P2QX", "/r"):
         assert client.get(path).headers.get("X-Robots-Tag") == "noindex", path
     for path in ("/", "/rules/ludo", "/whats-new", "/preview.png"):

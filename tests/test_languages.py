@@ -25,10 +25,10 @@ ES = {"Accept-Language": "es-AR,es;q=0.9"}
 
 
 
-def create(client, game="ludo", players=LUDO, **body):
-    response = client.post("/api/games", json={"autoplay": False, "game": game, "players": players, **body})
-    assert response.status_code == 201, response.json
-    return response.json
+@pytest.fixture
+def keys():
+    """The keys this module's links are made with: its app's too."""
+    return KEYS
 
 
 def lang_of(token: str) -> str:
@@ -37,8 +37,8 @@ def lang_of(token: str) -> str:
 
 # -- the table's language: chosen at creation, carried in the link ---------------------------
 
-def test_a_new_game_takes_the_table_s_language_and_its_link_carries_it(client):
-    made = create(client, lang="es", players=[{"color": "red"}, {"color": "green"}])
+def test_a_new_game_takes_the_table_s_language_and_its_link_carries_it(client, api):
+    made = api.create("ludo", [{"color": "red"}, {"color": "green"}], lang="es")
     assert made["lang"] == "es" and lang_of(made["token"]) == "es"
     assert [s["name"] for s in made["seats"]] == ["Jugador 1", "Jugador 2"]
     assert made["message"]["text"].startswith("Jugador ") and "te invitaron" in \
@@ -50,9 +50,8 @@ def test_a_new_game_takes_the_table_s_language_and_its_link_carries_it(client):
         .startswith(b'<!doctype html>\n<html lang="es"')
 
 
-def test_without_lang_a_new_game_speaks_the_request_s_language(client):
-    assert create(client, game="parcheesi", players=[{"color": "yellow"}, {"color": "red"}]
-                  )["lang"] == "en"
+def test_without_lang_a_new_game_speaks_the_request_s_language(client, api):
+    assert api.create("parcheesi", [{"color": "yellow"}, {"color": "red"}])["lang"] == "en"
     spanish = client.post("/api/games", headers=ES, json={"autoplay": False, 
         "game": "parcheesi", "players": [{"color": "yellow"}, {"color": "red"}]}).json
     assert spanish["lang"] == "es" and "Jugador 1" in [s["name"] for s in spanish["seats"]]
@@ -64,8 +63,8 @@ def test_an_unknown_language_is_a_clear_400(client, lang):
     assert response.status_code == 400 and '"lang"' in response.json["error"]["message"]
 
 
-def test_move_labels_come_in_the_table_s_language_or_the_one_asked_for(client):
-    made = create(client, lang="es")
+def test_move_labels_come_in_the_table_s_language_or_the_one_asked_for(client, api):
+    made = api.create("ludo", LUDO, lang="es")
     rolled = client.post(f"/api/games/{made['token']}/moves",
                          json={"seat": made["turn"], "steps": ["roll"]}).json
     while rolled["phase"] != "move":  # no 6 yet: Ludo waits for one; pass the turn on
@@ -84,9 +83,9 @@ def test_move_labels_come_in_the_table_s_language_or_the_one_asked_for(client):
     assert asked["legal"][0]["label"] == "Bring a piece out (6)" and asked["lang"] == "es"
 
 
-def test_the_turn_can_change_the_table_s_language_for_the_next_link(client):
-    made = create(client, game="parcheesi", players=[{"name": "Ana", "color": "yellow"},
-                                                     {"name": "Ben", "color": "red"}])
+def test_the_turn_can_change_the_table_s_language_for_the_next_link(client, api):
+    made = api.create("parcheesi", [{"name": "Ana", "color": "yellow"},
+                                    {"name": "Ben", "color": "red"}])
     steps, _ = turn_steps(client, made)
     nxt = client.post(f"/api/games/{made['token']}/turn",
                       json={"seat": made["turn"], "steps": steps, "lang": "es"}).json
@@ -102,8 +101,8 @@ def test_the_turn_can_change_the_table_s_language_for_the_next_link(client):
     assert bad.status_code == 400
 
 
-def test_the_creator_switching_language_before_sending_gets_the_link_in_it(client):
-    made = create(client, lang="en")
+def test_the_creator_switching_language_before_sending_gets_the_link_in_it(client, api):
+    made = api.create("ludo", LUDO, lang="en")
     read = client.get(f"/api/games/{made['token']}?invite=1&lang=es").json
     assert lang_of(read["token"]) == "es" and read["token"] != made["token"]
     assert "te invitaron" in read["message"]["text"] and read["url"].endswith(read["token"])
@@ -111,8 +110,8 @@ def test_the_creator_switching_language_before_sending_gets_the_link_in_it(clien
     assert client.get(f"/api/games/{made['token']}?lang=es").json["token"] == made["token"]
 
 
-def test_the_host_s_rematch_and_a_new_player_can_switch_the_table_s_language(client):
-    made = create(client, lang="es", settings={"capacity": 3})
+def test_the_host_s_rematch_and_a_new_player_can_switch_the_table_s_language(client, api):
+    made = api.create("ludo", LUDO, lang="es", settings={"capacity": 3})
     added = client.post(f"/api/games/{made['token']}/players",
                         json={"seat": made["host"], "player": {"color": "blue"}, "lang": "en"})
     assert added.status_code == 201, added.json
@@ -135,8 +134,8 @@ def test_api_errors_speak_spanish_when_asked(client, how):
     assert broken.json["error"]["message"].startswith("Este link")
 
 
-def test_a_spanish_table_answers_in_spanish_and_english_on_request(client):
-    made = create(client, lang="es")
+def test_a_spanish_table_answers_in_spanish_and_english_on_request(client, api):
+    made = api.create("ludo", LUDO, lang="es")
     wrong = 1 - made["turn"]
     refused = client.post(f"/api/games/{made['token']}/moves", json={"seat": wrong, "steps": []})
     assert refused.status_code == 409
@@ -201,13 +200,13 @@ def test_the_switcher_sets_the_cookie_and_the_cookie_chooses_the_next_pages(clie
     assert '<html lang="en">' in client.get("/").data.decode()
 
 
-def test_the_api_s_lang_never_sets_the_cookie(client):
-    made = create(client)
+def test_the_api_s_lang_never_sets_the_cookie(client, api):
+    made = api.create("ludo", LUDO)
     assert "Set-Cookie" not in client.get(f"/api/games/{made['token']}?lang=es").headers
 
 
-def test_switch_links_keep_the_page_s_address_and_its_query(client):
-    made = create(client, lang="en")
+def test_switch_links_keep_the_page_s_address_and_its_query(client, api):
+    made = api.create("ludo", LUDO, lang="en")
     page = client.get(f"/g/{made['token']}?new=1&local=1").data.decode()
     assert f'href="/g/{made["token"]}?new=1&amp;local=1&amp;lang=es"' in page
 
@@ -240,9 +239,8 @@ def test_the_form_s_language_goes_in_the_link(client):
     assert game.header.lang == "es" and [s.name for s in game.header.seats] == ["Ana", "Jugador 3"]
 
 
-def test_a_game_page_links_its_rules_in_the_table_s_language(client):
-    spanish = create(client, game="parcheesi", lang="es",
-                     players=[{"color": "yellow"}, {"color": "red"}])
+def test_a_game_page_links_its_rules_in_the_table_s_language(client, api):
+    spanish = api.create("parcheesi", [{"color": "yellow"}, {"color": "red"}], lang="es")
     page = client.get(f"/g/{spanish['token']}", headers={"Accept-Language": "en"}).data.decode()
     assert 'href="/rules/parcheesi?table=es"' in page
     rules = client.get("/rules/parcheesi?table=es", headers={"Accept-Language": "en"})
@@ -321,20 +319,19 @@ SAME = {"Boardpass", "Parcheesi", "Red Arse", "Ludo", "Ana", "Ben", "Color", "Er
         "K7P2QX"}  # a room code, as the home page's example
 
 
-def pages(client) -> list[str]:
-    made = create(client, lang="en")
-    red_arse = create(client, game="red-arse", lang="en",
-                      players=[{"name": "Ana", "color": "red", "phone": "+14155550100"},
-                               {"name": "Ben", "color": "green"}])
-    room = client.post("/api/rooms", json={"game": "parcheesi", "lang": "en", "players": [
+def pages(api) -> list[str]:
+    made = api.create("ludo", LUDO, lang="en")
+    red_arse = api.create("red-arse", [{"name": "Ana", "color": "red", "phone": "+14155550100"},
+                                       {"name": "Ben", "color": "green"}], lang="en")
+    room = api.client.post("/api/rooms", json={"game": "parcheesi", "lang": "en", "players": [
         {"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]}).json["room"]
     return ["/", f"/g/{made['token']}", f"/g/{red_arse['token']}", "/g/broken", "/nowhere",
             "/whats-new", "/rules/parcheesi", "/rules/red-arse", "/rules/ludo",
             f"/r/{room['code']}", "/r/ABC234"]
 
 
-def test_spanish_pages_leave_no_english_behind(client):
-    for path in pages(client):
+def test_spanish_pages_leave_no_english_behind(client, api):
+    for path in pages(api):
         english = words(client.get(path + "?lang=en").data.decode(), "en")
         spanish = words(client.get(path + "?lang=es").data.decode(), "es")
         code = path[3:] if path.startswith("/r/") else None  # a room's code reads the same
@@ -354,10 +351,10 @@ def test_every_template_string_is_marked(client):
         assert not loose, f"{template.name}: {loose}"
 
 
-def test_a_spanish_table_reads_phone_numbers_as_argentine(client):
+def test_a_spanish_table_reads_phone_numbers_as_argentine(client, api):
     players = [{"name": "Ana", "color": "red", "phone": "11 5555-1234"},
                {"name": "Ben", "color": "green"}]
-    made = create(client, lang="es", players=players)
+    made = api.create("ludo", players, lang="es")
     game = Game.from_token(made["token"], KEYS)
     assert game.header.seats[0].phone == "+5491155551234"  # a mobile: the 9 added
     refused = client.post("/api/games", json={"autoplay": False, "game": "ludo", "lang": "es", "players": [

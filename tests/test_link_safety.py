@@ -14,8 +14,7 @@ from app import link
 from app.keys import Keys
 from app.play import Game
 from app.web import create_app
-from api_support import host_key
-from test_api import play_until_turn_over
+from api_support import host_key, play_until_turn_over
 
 KEYS = Keys.for_tests("safety")
 T0 = 1_800_000_000.0

@@ -5,12 +5,20 @@ Through the API, on the SQLite store; the rule is in docs/playing.md."""
 
 from __future__ import annotations
 
+import pytest
+
 from app.engine.core import CLAIM, ROLL
 from app.keys import Keys
 from app.play import Game, demo_seats, simulation_seed
 from api_support import choice_then_roll, said
 
 KEYS = Keys.for_tests("no peeking")
+
+
+@pytest.fixture
+def keys():
+    """The keys this module's links are made with: its app's too."""
+    return KEYS
 
 
 def moves(client, token, seat, steps):

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from app.keys import Keys
 from app.web import create_app
-from test_api import play_until_turn_over
+from api_support import play_until_turn_over
 
 KEYS = Keys.for_tests("openapi")
 
@@ -54,12 +54,13 @@ def _app(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def api(tmp_path_factory):
+def openapi(tmp_path_factory):
+    """The app, as static/openapi.json describes it."""
     return schemathesis.openapi.from_wsgi("/api/openapi.json", _app(tmp_path_factory),
                                           config=CONFIG)
 
 
-schema = schemathesis.pytest.from_fixture("api")
+schema = schemathesis.pytest.from_fixture("openapi")
 
 
 @schema.parametrize()
@@ -70,10 +71,10 @@ def test_every_operation_answers_as_documented(case):
 
 
 @pytest.fixture(scope="module")
-def games(api):
+def games(openapi):
     """Real games, made as a client would: createGame, then (the document's link) its first turn
     finished, so that every operation on a game is tried on links that play, too."""
-    client = api.app.test_client()
+    client = openapi.app.test_client()
     made = []
     for body in GAMES:
         view = client.post("/api/games", json=body).json
@@ -97,8 +98,8 @@ GAMES = [
 @pytest.mark.parametrize("operation", ["readGame", "playSteps", "finishTurn", "playForAbsent",
                                        "comeBack", "addPlayer", "startRematch", "chances",
                                        "review"])
-def test_every_operation_on_real_links_answers_as_documented(api, games, operation):
-    op = api.find_operation_by_id(operation)
+def test_every_operation_on_real_links_answers_as_documented(openapi, games, operation):
+    op = openapi.find_operation_by_id(operation)
     links = st.sampled_from(games)
 
     @given(data=st.data())
@@ -112,9 +113,9 @@ def test_every_operation_on_real_links_answers_as_documented(api, games, operati
     check()
 
 
-def test_sequences_of_calls_following_the_documents_links_answer_as_documented(api):
+def test_sequences_of_calls_following_the_documents_links_answer_as_documented(openapi):
     """schemathesis's stateful run: from createGame (its documented example makes real games)
     along the document's links to every operation on the new game's link."""
-    api.as_state_machine().run(settings=settings(
+    openapi.as_state_machine().run(settings=settings(
         max_examples=20, stateful_step_count=6, deadline=None, database=None, derandomize=True,
         suppress_health_check=list(HealthCheck)))

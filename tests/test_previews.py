@@ -44,6 +44,12 @@ FETCHERS = {
 PHONE = "+14155550100"
 
 
+@pytest.fixture
+def keys():
+    """The keys this module's links are made with: its app's too."""
+    return KEYS
+
+
 class Head(HTMLParser):
     """The page's head as a fetcher reads it: its meta tags, in order, and whether a script
     or a stylesheet came before the last of them."""

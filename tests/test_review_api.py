@@ -17,6 +17,12 @@ KEYS = Keys.for_tests("review")
 
 
 @pytest.fixture
+def keys():
+    """The keys this module's links are made with: its app's too."""
+    return KEYS
+
+
+@pytest.fixture
 def fast(client):
     """Fewer playouts than the product's 300: these tests check the answers' shape and sense."""
     client.application.config.update(ANALYSIS_PLAYOUTS=40, REVIEW_PLAYOUTS=40, REVIEW_EXTRA=0)
@@ -67,7 +73,7 @@ def test_bots_and_turns_played_for_absent_players_are_not_graded(fast):
         if game.over:
             break
         if game.match.turn == 2 and game.match.phase == "roll":
-            game = game.play_for_absent(now=10**9 + len(game.match.steps) * 10**5)
+            game.play_for_absent(now=10**9 + len(game.match.steps) * 10**5)
         else:
             game.step(0)
     graded = {step for step, _ in review.decisions(game)}

@@ -46,11 +46,6 @@ def app(store_url, clock):
                        "ROOM_OFFLINE_SECONDS": 10 ** 9})
 
 
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
 def make_room(client, players=PLAYERS, start=False, **extra) -> dict:
     """A new room (its lobby); ``start``: the maker starts it at once (free seats leave)."""
     response = client.post("/api/rooms", json={"game": "parcheesi", "players": players, **extra})
@@ -631,16 +626,15 @@ def test_what_a_room_holds_is_bounded(app):
 
 # -- found in review: each of these once forked a game, leaked a roll or lost a seat -----------------
 
-def test_a_link_game_that_goes_live_while_its_turn_is_sent_is_not_forked(client, monkeypatch):
+def test_a_link_game_that_goes_live_while_its_turn_is_sent_is_not_forked(client, api,
+                                                                         monkeypatch):
     """The room is made between /turn's read of the ledger and its write: /turn must not
     retry its way past the room."""
     from app.ledger import Ledger
-    from test_api import play_until_turn_over
 
-    made = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS[:2],
-                                           "autoplay": False}).json
+    made = api.create(players=PLAYERS[:2])
     token, seat = made["token"], made["turn"]
-    turn, _ = play_until_turn_over(client, made)
+    turn, _ = api.play_turn(made)
     advance, opened = Ledger.advance, {}
 
     def racing(self, *args, **kwargs):

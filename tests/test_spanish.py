@@ -13,9 +13,7 @@ from babel.messages.pofile import read_po
 
 from app import i18n
 from app.engine.text import Text
-from app.keys import Keys
 
-KEYS = Keys.for_tests("spanish")
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "app" / "web" / "templates"
 

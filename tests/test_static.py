@@ -9,11 +9,8 @@ import re
 
 import brotli
 
-from app.keys import Keys
 from app.web import ROOT
 from app.web.assets import preloads
-
-KEYS = Keys.for_tests("static")
 
 
 def linked(page: bytes) -> list[str]:

@@ -22,6 +22,12 @@ ANA, BEN = "+14155550100", "+5491123456789"  # a US mobile, an Argentine one
 
 
 @pytest.fixture
+def keys():
+    """The keys this module's links are made with: its app's too."""
+    return KEYS
+
+
+@pytest.fixture
 def whatsapp(twilio, monkeypatch):
     """The fake Twilio account with a WhatsApp sender, set up for the app."""
     twilio.whatsapp_senders.add(WA_FROM)
