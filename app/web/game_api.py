@@ -136,13 +136,7 @@ def absent(token):
     played.play_for_absent(moment, recorder)
     # Back to the absent player (the others are bots): their own text below says so.
     body, sent = _send_on(played, standing, ask, seat, known, recorder, start, moment=moment)
-    texted = None
-    if sent is not None and sent.header.seats[seat].phone and \
-            current_app.config.get("PUBLIC_URL") and not sent.header.seats[seat].out:
-        text = wording.played_for_you_message(name, body["url"], sent.header.lang,
-                                              away=seat in sent.away())
-        texted = outbox_send(sent, sent.header.seats[seat].phone, text,
-                             sent.header.seats[seat].whatsapp).status
+    texted = None if sent is None else _tell_absent(sent, seat, body["url"])
     return jsonify(_absent_view(body, seat, texted))
 
 
@@ -160,7 +154,8 @@ def _recorder(played: Game) -> Recorder:
 
 
 def _send_on(played: Game, standing: Standing, ask: str, seat: int, known: set[str | None],
-             recorder: Recorder, start: int, since: int = 0, moment: float | None = None):
+             recorder: Recorder, start: int, since: int = 0,
+             moment: float | None = None) -> tuple[dict, Game | None]:
     """Send on a turn ``seat`` has done on the link ``standing`` is about, from step ``start``
     (what ``recorder`` records from): play on until a person has a decision (``hand_on``),
     start the next turn at ``moment`` (now by default), record the next link as the game's
@@ -181,6 +176,17 @@ def _send_on(played: Game, standing: Standing, ask: str, seat: int, known: set[s
                                 deliver=not again and may_text(played, known))
     fill_deadline(body, played, arrived_by_text(made, body["message"]))
     return body, played
+
+
+def _tell_absent(played: Game, seat: int, url: str) -> str | None:
+    """Text the absent player that their turn was played (not once disqualified), if they
+    have a number and links point at PUBLIC_URL; the text's status."""
+    player = played.header.seats[seat]
+    if not player.phone or not current_app.config.get("PUBLIC_URL") or player.out:
+        return None
+    text = wording.played_for_you_message(player.name, url, played.header.lang,
+                                          away=seat in played.away())
+    return outbox_send(played, player.phone, text, player.whatsapp).status
 
 
 def _absent_view(body: dict, seat: int, texted: str | None) -> dict:
