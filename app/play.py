@@ -327,7 +327,8 @@ class Game:
                 if not s.bot and self._playing(i) and self.missed(i) >= AWAY_AFTER}
 
     def with_player_back(self, seat: int) -> "Game":
-        """The player is back: their turns are theirs to play again (recorded in the link)."""
+        """The same game with the player back: their turns are theirs to play again (recorded
+        in the link)."""
         if self.over:
             raise TurnError(N_("This game is over."))
         if seat not in self.away():
