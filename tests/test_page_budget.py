@@ -248,11 +248,16 @@ def test_every_control_is_a_thumb_s_width(server, browser, where):
     assert page.evaluate(SMALL_JS) == []
 
 
-def a_room(server, started: bool) -> str:
-    """A Red Arse room of Ana and Ben (joined), in its lobby or started: its address."""
-    status, made = server.api("/api/rooms", {"game": "red-arse", "me": 0, "players": [
-        {"name": "Ana", "color": "red"}, {"name": "Ben", "color": "blue"}]})
-    assert status == 201, made
+def a_room(server, context, started: bool) -> str:
+    """A Red Arse room of Ana and Ben (joined), in its lobby or started, made on Ana's phone
+    (``context``) as a phone makes one, with the device cookie its pages gave it (the server
+    knows her seat by it): her address."""
+    context.request.get(server.url + "/")
+    answer = context.request.post(server.url + "/api/rooms", data={
+        "game": "red-arse", "me": 0,
+        "players": [{"name": "Ana", "color": "red"}, {"name": "Ben", "color": "blue"}]})
+    assert answer.status == 201, answer.text()
+    made = answer.json()
     code = made["room"]["code"]
     assert server.api(f"/api/rooms/{code}/join", {})[0] == 200
     if started:
@@ -266,12 +271,17 @@ NEXT_FRAME_JS = """() => new Promise((done) =>
   requestAnimationFrame(() => requestAnimationFrame(done)))"""
 
 
+# How far a page may move in all once drawn: Lighthouse's mobile aim for every page (issue 42).
+ROOM_SHIFT = 0.02
+
+
 @pytest.mark.parametrize("started", [False, True], ids=["lobby", "started"])
 def test_a_room_page_fits_a_small_phone_and_does_not_move_once_drawn(server, browser, started,
                                                                        request):
-    """The room page at 360 px: nothing wider than the screen, nothing moving (the countdown
-    keeps its place beside the dice), every control a thumb's width; once the game has started
-    the code is folded into one line at the top, and the chance pills are on the board."""
+    """The room page at 360 px: nothing wider than the screen, nothing moving (the status, the
+    seats and the countdown keep their place), every control a thumb's width; once the game
+    has started the code is folded into one line at the top, and the chance pills are on the
+    board."""
     context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
                                   has_touch=True)
     page = context.new_page()
@@ -281,7 +291,7 @@ def test_a_room_page_fits_a_small_phone_and_does_not_move_once_drawn(server, bro
     now = time.time()
     server.app.config["CLOCK"] = lambda: now
     request.addfinalizer(lambda: server.app.config.pop("CLOCK"))
-    url = a_room(server, started)
+    url = a_room(server, context, started)
     api = urllib.parse.urlsplit(url).path.replace("/r/", "/api/rooms/")
 
     def the_room(answer):
@@ -296,7 +306,7 @@ def test_a_room_page_fits_a_small_phone_and_does_not_move_once_drawn(server, bro
     with open(ARTIFACTS / "page-budget.txt", "a", encoding="utf-8") as out:
         out.write(f"room ({'started' if started else 'lobby'}, 360 px): layout shift "
                   f"{shift:.4f}\n")
-    assert shift < 0.05
+    assert shift <= ROOM_SHIFT
     assert page.evaluate(WIDTH_JS) <= 360
     head = page.locator("#roomhead")
     if started:
@@ -317,18 +327,23 @@ def test_a_room_page_fits_a_small_phone_and_does_not_move_once_drawn(server, bro
     context.close()
 
 
-def test_a_guest_s_room_page_offers_its_free_seat_from_the_first_paint(server, browser):
+@pytest.mark.parametrize("full", [False, True], ids=["a seat free", "full"])
+def test_a_guest_s_room_page_offers_its_free_seat_from_the_first_paint(server, browser, full):
     """A phone that hasn't joined opens the room's link (from its code): it is told it is
-    watching and offered the free seat from the first paint, so nothing moves when the
-    room's first answer comes."""
+    watching and offered the free seat (or told the table is full, its game started), with
+    the seats, from the first paint, so nothing moves when the room's first answer comes."""
     status, made = server.api("/api/rooms", {"game": "red-arse", "me": 0, "players": [
         {"name": "Ana", "color": "red"}, {"name": "Ben", "color": "blue"}]})
     assert status == 201, made
+    code = made["room"]["code"]
+    if full:
+        assert server.api(f"/api/rooms/{code}/join", {})[0] == 200
+        assert server.api(f"/api/rooms/{code}/start",
+                          {"credential": made["you"]["credential"]})[0] == 200
     context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
                                   has_touch=True)
     page = context.new_page()
     page.add_init_script(SHIFTS_JS)
-    code = made["room"]["code"]
 
     def the_room(answer):
         return urllib.parse.urlsplit(answer.url).path == f"/api/rooms/{code}" and \
@@ -338,10 +353,14 @@ def test_a_guest_s_room_page_offers_its_free_seat_from_the_first_paint(server, b
         page.goto(f"{server.url}/r/{code}")
     page.wait_for_event("response", the_room)  # ...and its first poll's, each drawn
     page.evaluate(NEXT_FRAME_JS)
-    expect(page.locator("#join")).to_be_visible()
-    expect(page.locator("#watching")).to_have_text("You are watching: take a free seat to play.")
+    expect(page.locator("#join")).to_be_visible(visible=not full)
+    expect(page.locator("#watching")).to_have_text(
+        f"Room {code} is full: you can watch." if full
+        else "You are watching: take a free seat to play.")
+    expect(page.locator("#people li")).to_have_count(2)
     shift = sum(page.evaluate("() => window.__shifts"))
     with open(ARTIFACTS / "page-budget.txt", "a", encoding="utf-8") as out:
-        out.write(f"room (a guest's, 360 px): layout shift {shift:.4f}\n")
-    assert shift < 0.05
+        out.write(f"room (a guest's, {'full' if full else 'a seat free'}, 360 px): layout shift "
+                  f"{shift:.4f}\n")
+    assert shift <= ROOM_SHIFT
     context.close()

@@ -838,7 +838,7 @@ def test_a_page_closed_on_its_turn_shows_gone_in_seconds_and_its_turn_waits(serv
         def open_seat(name):
             page = phone()
             page.goto(f"{server.url}/r/{code}#c={urllib.parse.quote(credentials[name])}")
-            expect(page.locator("#people li").first).to_be_visible()
+            expect(page.locator("#status")).not_to_have_text("Loading the room…")  # drawn
             return page
 
         pages = {name: open_seat(name) for name in credentials}
