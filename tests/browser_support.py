@@ -1,4 +1,4 @@
-"""Helpers for tests/test_browser.py: a live server, a watched browser page, game set-ups.
+"""Helpers for the browser tests: a live server, a watched browser page, game set-ups.
 
 The server is the real app (werkzeug, a thread, a free port on 127.0.0.1); the browser is Debian's
 headless Chromium driven by Playwright. Games with known dice are made here with the play service
@@ -375,6 +375,15 @@ def find_decision(wanted, seeds: int = 100, steps: int = 400):
                    steps, "no game reaches the situation the test needs")
 
 
+HOME = 71  # Parcheesi's Home progress (/api/boards home_progress): its spot differs by pawn
+
+
+def shared_spot(moves) -> bool:
+    """Three pawns can move and two of them can land on the same square."""
+    landings = [m.dst for m in moves if m.dst < HOME]
+    return len({m.src for m in moves}) >= 3 and len(landings) > len(set(landings))
+
+
 def _search(make_game, wanted, choose, seeds: int, steps: int, failure: str):
     """Play games from seeds 0.. (moves picked by ``choose(rng, moves)``, every re-roll let go)
     until ``wanted(game, moves)`` holds at a decision point; ``(token, steps, seat, moves)``."""
@@ -511,6 +520,24 @@ def find_ludo_decision(wanted, seeds: int = 100, steps: int = 3000, **table):
                    "no Ludo game reaches the situation the test needs")
 
 
+def ludo_capture(game, move):
+    """The rival seats a Ludo move would send home (none on a safe square)."""
+    rules, state = game.rules, game.state
+    if move.dst > rules.last:
+        return []
+    square = rules.board.cell(state.colors[state.turn], move.dst)
+    if square in rules.board.safe:
+        return []
+    return [seat for seat, pieces in enumerate(state.pos) if seat != state.turn and any(
+        0 <= p <= rules.last and rules.board.cell(state.colors[seat], p) == square
+        for p in pieces)]
+
+
+def capture_alone(game, moves) -> bool:
+    """A move sends a rival piece home, and no other move lands where it does."""
+    return any(ludo_capture(game, m) and sum(n.dst == m.dst for n in moves) == 1 for m in moves)
+
+
 # -- a table of one person and bots ----------------------------------------------------------
 
 BOT_SEATS = [Seat(name="Ana", color=0), Seat(name="Bot (easy)", color=1, bot=1),
@@ -567,3 +594,50 @@ def bots_end_it() -> tuple[str, Game]:
         if simulated_ending(game):
             return token, game
     raise AssertionError("no game ends the way the test needs")
+
+
+# -- a finished game and its review -----------------------------------------------------------
+
+REVIEWS = "/api/games/{token}/review?step={step}"
+
+
+def finished_with_a_bot(seed: int = 11) -> Game:
+    """A finished Red Arse game of Ana, Ben and a medium bot, short enough to review in a test:
+    the people mostly take the medium bot's move, now and then a random one."""
+    import random
+
+    from app.engine import bots
+
+    seats = [Seat("Ana", 0), Seat("Ben", 1), Seat("Bot", 2, bot=2)]
+    game = Game.new("red-arse", seats, KEYS, seed=seed.to_bytes(8, "big"), by_hand=True)
+    rng = random.Random(seed)
+    game.play_bots()
+    while not game.over:
+        match = game.match
+        if match.phase == "move":
+            moves = match.legal_moves()
+            game.step(bots.medium(game.rules, match.state, moves) if rng.random() < 0.8
+                      else rng.randrange(len(moves)))
+        else:
+            game.step(0)  # roll, or claim the re-roll
+        game.play_bots()
+    return game
+
+
+def reviewed_game(server) -> tuple[str, list, dict, list]:
+    """``finished_with_a_bot``'s link, its decisions, each one's review (asked here, so the page
+    finds them kept) and the game's course (``/luck``). Seed 15's game has two Missteps with
+    the browser tests' playouts: the graph has marks to draw."""
+    token = finished_with_a_bot(15).token()
+    decisions = server.api(f"/api/games/{token}")[1]["decisions"]
+    reviews = {}
+    for step, _ in decisions:
+        review = server.api(REVIEWS.format(token=token, step=step))[1]
+        reviews[step] = review["options"][review["played"]] | {
+            "best": review["options"][review["best"]]["label"]}
+    return token, decisions, reviews, server.api(f"/api/games/{token}/luck")[1]["course"]
+
+
+def point_after(course: list, step: int) -> int:
+    """The graph's point after the turn of the decision at ``step``."""
+    return next((k for k, (start, _, _) in enumerate(course) if start > step), len(course) - 1)

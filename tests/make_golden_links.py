@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).parent)]
 
-from test_golden_links import KEYS, record  # noqa: E402
+from golden_support import KEYS, record  # noqa: E402
 
 from app.engine.core import CLAIM, MOVE  # noqa: E402
 from app.engine.dice import game_secret  # noqa: E402

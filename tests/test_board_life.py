@@ -23,9 +23,9 @@ from playwright.sync_api import expect  # noqa: E402
 
 from app.play import Game  # noqa: E402
 from browser_support import (  # noqa: E402
-    ARTIFACTS, CHROMIUM, KEYS, PHONE, WATCH_PIECES_JS, Monitor, dice, find_decision, find_ludo_decision,
-    hash_steps, ludo_game, new_game, page_hash, pieces, progress_grid, red_arse_game, steps_hash)
-from test_browser import capture_alone, ludo_capture  # noqa: E402
+    ARTIFACTS, CHROMIUM, KEYS, PHONE, WATCH_PIECES_JS, Monitor, capture_alone, dice, find_decision,
+    find_ludo_decision, hash_steps, ludo_capture, ludo_game, new_game, page_hash, pieces,
+    progress_grid, red_arse_game, steps_hash)
 
 pytestmark = [pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
               pytest.mark.usefixtures("fresh_store")]  # each test its own store

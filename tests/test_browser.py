@@ -24,11 +24,11 @@ from playwright.sync_api import expect  # noqa: E402
 from app.play import Game  # noqa: E402
 from api_support import choice_then_roll  # noqa: E402
 from browser_support import (  # noqa: E402
-    ARTIFACTS, CHROMIUM, KEYS, PHONE, WATCH_PIECES_JS, Monitor, dice,
+    ARTIFACTS, CHROMIUM, HOME, KEYS, PHONE, REVIEWS, WATCH_PIECES_JS, Monitor, capture_alone, dice,
     enter_then_move, find_decision, find_ludo_decision, find_red_arse_decision, find_seed,
-    hash_steps, ludo_game, ludo_last_turn,
-    new_game, page_hash, pieces, play_first_turn, play_out_turn, progress_grid, replay_ms, roll,
-    send_turn, shot, status, steps_hash, tap_landing)
+    finished_with_a_bot, hash_steps, ludo_capture, ludo_game, ludo_last_turn,
+    new_game, page_hash, pieces, play_first_turn, play_out_turn, point_after, progress_grid,
+    replay_ms, reviewed_game, roll, send_turn, shared_spot, shot, status, steps_hash, tap_landing)
 
 pytestmark = [pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
               pytest.mark.usefixtures("fresh_store")]  # each test its own store
@@ -549,15 +549,6 @@ def test_local_game_passes_the_phone(server, phone, sms, width):
 
 
 # -- choosing among moves ----------------------------------------------------------------------
-
-HOME = 71  # Parcheesi's Home progress (/api/boards home_progress): its spot differs by pawn
-
-
-def shared_spot(moves) -> bool:
-    """Three pawns can move and two of them can land on the same square."""
-    landings = [m.dst for m in moves if m.dst < HOME]
-    return len({m.src for m in moves}) >= 3 and len(landings) > len(set(landings))
-
 
 def test_tapping_a_pawn_highlights_its_moves_and_a_shared_spot_asks_which(server, phone):
     token, steps, seat, _ = find_decision(shared_spot)
@@ -1137,24 +1128,6 @@ def test_ludo_from_the_form_a_turn_and_a_player_added_by_the_host_mid_turn(serve
     ben = open_game(phone(), answer["url"])
     assert no_error(ben) == "Ben, your turn: roll the die."
     assert progress_grid(ben)[1] == [-1] * 4
-
-
-def ludo_capture(game, move):
-    """The rival seats a Ludo move would send home (none on a safe square)."""
-    rules, state = game.rules, game.state
-    if move.dst > rules.last:
-        return []
-    square = rules.board.cell(state.colors[state.turn], move.dst)
-    if square in rules.board.safe:
-        return []
-    return [seat for seat, pieces in enumerate(state.pos) if seat != state.turn and any(
-        0 <= p <= rules.last and rules.board.cell(state.colors[seat], p) == square
-        for p in pieces)]
-
-
-def capture_alone(game, moves) -> bool:
-    """A move sends a rival piece home, and no other move lands where it does."""
-    return any(ludo_capture(game, m) and sum(n.dst == m.dst for n in moves) == 1 for m in moves)
 
 
 def test_ludo_a_piece_sent_home_in_the_feed_and_the_next_player_s_replay(server, phone, sms):
@@ -1778,7 +1751,6 @@ def link_with(game: Game, **table) -> str:
 
 # -- chance to win, move review, the finished game's review and stats -------------------------
 
-REVIEWS = "/api/games/{token}/review?step={step}"
 GRADED = re.compile(r"^(good|misstep|blunder)$")
 
 
@@ -1897,30 +1869,6 @@ def test_a_person_s_choice_gets_a_grade_in_the_feed_for_them_and_the_next_player
     shot(watcher, "review-in-the-replay")
 
 
-def finished_with_a_bot(seed: int = 11) -> Game:
-    """A finished Red Arse game of Ana, Ben and a medium bot, short enough to review in a test:
-    the people mostly take the medium bot's move, now and then a random one."""
-    import random
-
-    from app.engine import bots
-    from app.link import Seat
-
-    seats = [Seat("Ana", 0), Seat("Ben", 1), Seat("Bot", 2, bot=2)]
-    game = Game.new("red-arse", seats, KEYS, seed=seed.to_bytes(8, "big"), by_hand=True)
-    rng = random.Random(seed)
-    game.play_bots()
-    while not game.over:
-        match = game.match
-        if match.phase == "move":
-            moves = match.legal_moves()
-            game.step(bots.medium(game.rules, match.state, moves) if rng.random() < 0.8
-                      else rng.randrange(len(moves)))
-        else:
-            game.step(0)  # roll, or claim the re-roll
-        game.play_bots()
-    return game
-
-
 PROGRESS_JS = """
 window.__progress = [];
 new MutationObserver(() => {
@@ -2036,25 +1984,6 @@ def test_a_finished_game_reviews_every_move_with_stats_gold_leaders_and_all_time
     expect(page.locator("#alltimebox")).to_be_visible()
     assert all_time(page) == expected
     shot(page, "all-time-home")
-
-
-def reviewed_game(server) -> tuple[str, list, dict, list]:
-    """``finished_with_a_bot``'s link, its decisions, each one's review (asked here, so the page
-    finds them kept) and the game's course (``/luck``). Seed 15's game has two Missteps with
-    the browser tests' playouts: the graph has marks to draw."""
-    token = finished_with_a_bot(15).token()
-    decisions = server.api(f"/api/games/{token}")[1]["decisions"]
-    reviews = {}
-    for step, _ in decisions:
-        review = server.api(REVIEWS.format(token=token, step=step))[1]
-        reviews[step] = review["options"][review["played"]] | {
-            "best": review["options"][review["best"]]["label"]}
-    return token, decisions, reviews, server.api(f"/api/games/{token}/luck")[1]["course"]
-
-
-def point_after(course: list, step: int) -> int:
-    """The graph's point after the turn of the decision at ``step``."""
-    return next((k for k, (start, _, _) in enumerate(course) if start > step), len(course) - 1)
 
 
 def tap_point(page, k: int, points: int) -> None:

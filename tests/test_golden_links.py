@@ -6,7 +6,6 @@ The ``*-fields.json`` files (made once by ``tests/make_golden_links.py``, by han
 every header field: each field set alone in some link, so a codec that wrote two fields in each
 other's place, and read them back the same way, still fails here."""
 
-import dataclasses
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -14,28 +13,10 @@ from pathlib import Path
 import pytest
 
 from app import link
-from app.keys import Keys
 from app.play import Game
+from golden_support import KEYS, LATER_FIELDS, LATER_SEAT_FIELDS, record
 
-KEYS = Keys.for_tests("golden")
 GOLDEN = sorted(Path(__file__).parent.joinpath("golden").glob("*.json"))
-
-
-# Seat fields added after the first golden files were made, with the value every seat had
-# before: a seat is recorded with one only when it differs (so the older files still match).
-LATER_SEAT_FIELDS = {"whatsapp": False}
-LATER_FIELDS = {"by_hand": False}  # header fields added since the first golden files
-
-
-def record(header: link.Header) -> dict:
-    """Every field of a header as the golden files keep it (JSON: tuples become lists)."""
-    fields = dataclasses.asdict(header) | {"seed": header.seed.hex(),
-                                           "format_version": header.format_version}
-    fields["seats"] = [{k: v for k, v in seat.items()
-                        if k not in LATER_SEAT_FIELDS or v != LATER_SEAT_FIELDS[k]}
-                       for seat in fields["seats"]]
-    fields = {k: v for k, v in fields.items() if k not in LATER_FIELDS or v != LATER_FIELDS[k]}
-    return json.loads(json.dumps(fields))
 
 
 def _cases(only_fields=False):

@@ -15,8 +15,8 @@ from playwright.sync_api import expect  # noqa: E402
 
 from app import i18n  # noqa: E402
 from app.engine.analysis import REASONS  # noqa: E402
-from browser_support import CHROMIUM, PHONE, Monitor, shot  # noqa: E402
-from test_browser import point_after, reviewed_game  # noqa: E402
+from browser_support import (  # noqa: E402
+    CHROMIUM, PHONE, Monitor, point_after, reviewed_game, shot)
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
 

@@ -24,8 +24,7 @@ from playwright.sync_api import expect  # noqa: E402
 
 from browser_support import (  # noqa: E402
     ARTIFACTS, CHROMIUM, Monitor, find_decision, find_ludo_decision, find_red_arse_decision,
-    hash_steps, page_hash, steps_hash)
-from test_browser import shared_spot  # noqa: E402
+    hash_steps, page_hash, shared_spot, steps_hash)
 
 pytestmark = [pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
               pytest.mark.usefixtures("fresh_store")]  # each test its own store
