@@ -8,6 +8,7 @@ from flask import Blueprint, jsonify
 
 from app import i18n
 from app.ledger import request_digest
+from app.link import Seat
 from app.play import Game, TurnError
 from app.web.bookkeeping import advance, ledger, standing_of, with_backs
 from app.web.loading import game_at
@@ -47,17 +48,7 @@ def add_player(token):
     if not isinstance(steps, list) or len(steps) > 200:
         raise BadRequest(message("steps"))
     lang = parse_lang(data.get("lang"), played.header.lang)
-    names = played.rules.board.color_names
-    if not isinstance(data.get("player"), dict):
-        raise BadRequest(message("player"))
-    if len(seats) >= len(names):
-        raise TableFull(message("table_full"))
-    player = parse_player(data["player"], names, len(seats) + 1, lang)
-    taken = {s.color for s in seats}
-    if player.color in taken:  # said to people (the page's form): colors in their words
-        free = [i18n.say(n) for c, n in enumerate(names) if c not in taken]
-        raise TableFull(message("color_taken", color=i18n.say(names[player.color]).capitalize(),
-                                free=", ".join(free)))
+    player = _newcomer(played, data.get("player"), lang)
     # A table still being set (nobody played a step of their own) starts again with the
     # newcomer rolling for who starts too; bots, and steps with nothing to decide, play again.
     setting = not humans_played(played) and not steps
@@ -69,13 +60,7 @@ def add_player(token):
         joined.hand_on()
     new_token = joined.token()
     if steps:
-        mover = seats[played.match.turn].color
-        check = Game.from_token(new_token, keys())
-        try:
-            check.play_turn(next(i for i, s in enumerate(joined.header.seats) if s.color == mover),
-                            steps, now=now())
-        except TurnError as error:
-            raise WrongSeat(message("turn_lost", reason=i18n.say(error.args[0]))) from None
+        _check_turn_goes_on(seats[played.match.turn].color, new_token, steps)
     _, repeat = advance(standing, ask, joined, new_token, len(joined.match.steps))
     if repeat:
         return jsonify(answer_again(repeat, None, invite=True)), 201
@@ -84,6 +69,34 @@ def add_player(token):
                        if not humans_played(joined) else None)
     fill_deadline(body, joined, None)
     return jsonify(body), 201
+
+
+def _newcomer(played: Game, player, lang: str) -> Seat:
+    """The player a request adds (``player``: its fields), refused when the table is full or
+    their color taken."""
+    seats, names = played.header.seats, played.rules.board.color_names
+    if not isinstance(player, dict):
+        raise BadRequest(message("player"))
+    if len(seats) >= len(names):
+        raise TableFull(message("table_full"))
+    newcomer = parse_player(player, names, len(seats) + 1, lang)
+    taken = {s.color for s in seats}
+    if newcomer.color in taken:  # said to people (the page's form): colors in their words
+        free = [i18n.say(n) for c, n in enumerate(names) if c not in taken]
+        raise TableFull(message("color_taken", color=i18n.say(names[newcomer.color]).capitalize(),
+                                free=", ".join(free)))
+    return newcomer
+
+
+def _check_turn_goes_on(mover: int, token: str, steps: list) -> None:
+    """The turn in progress of the player on color ``mover`` (``steps``) must go on the same on
+    the new link (``token``), or the host would lose it: refused (409) if it doesn't."""
+    check = Game.from_token(token, keys())
+    seat = next(i for i, s in enumerate(check.header.seats) if s.color == mover)
+    try:
+        check.play_turn(seat, steps, now=now())
+    except TurnError as error:
+        raise WrongSeat(message("turn_lost", reason=i18n.say(error.args[0]))) from None
 
 
 @bp.post("/games/<token>/back")
