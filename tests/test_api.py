@@ -104,6 +104,20 @@ def test_read_a_game_shows_position_legal_moves_and_replay(client, api):
     assert read["replay"]["events"] == [] and read["steps"] == 0
 
 
+def test_read_the_turns_since_a_given_step(client):
+    from workbench.games import play_random
+    game = play_random("parcheesi", 3, "api-since", 0, KEYS)
+    token = game.token()
+    whole = client.get(f"/api/games/{token}?since=0").json["replay"]
+    assert len(whole["events"]) == len(game.match.steps)
+    assert whole["pieces"] == [[-1] * 4] * 3
+    tail = client.get(f"/api/games/{token}?since=10").json["replay"]
+    assert tail["events"] == whole["events"][10:] and tail["start"] == 10
+    assert tail["pieces"] == whole["events"][9]["pieces"]
+    assert_error(client.get(f"/api/games/{token}?since=-1"), 400)
+    assert_error(client.get(f"/api/games/{token}?since=abc"), 400)
+
+
 def test_rolling_reveals_the_dice_and_the_legal_moves(client, api):
     view = api.create()
     response = client.post(f"/api/games/{view['token']}/moves",
@@ -122,6 +136,17 @@ def test_the_same_link_always_gives_the_same_dice(client, api):
     first = client.post(f"/api/games/{view['token']}/moves", json=body).json
     again = client.post(f"/api/games/{view['token']}/moves", json=body).json
     assert first == again
+
+
+def test_the_dice_secret_is_shown_only_once_the_game_is_over(client, api):
+    from workbench.games import play_random
+    from app.engine.dice import commitment
+    finished = play_random("parcheesi", 2, "api-secret", 0, KEYS)
+    view = client.get(f"/api/games/{finished.token()}").json
+    assert view["phase"] == "over" and view["secret"]
+    assert commitment(bytes.fromhex(view["secret"])) == view["commitment"]
+    ongoing = api.create()
+    assert ongoing["secret"] is None and len(ongoing["commitment"]) == 64
 
 
 def test_finishing_a_turn_returns_the_next_link_for_the_next_player(client, api):
@@ -158,7 +183,7 @@ def test_phone_changes_go_out_with_the_next_link(client, api):
     assert "+14155550100" not in nxt["token"]
 
 
-# -- bad input: links ---------------------------------------------------------------------------
+# -- bad input: links, requests and moves get a clear 4xx, never a 500 or a changed game -------
 
 def test_a_tampered_link_is_refused(client, api):
     token = api.create()["token"]
@@ -188,7 +213,17 @@ def test_a_link_from_another_rules_version_is_refused_as_gone(client):
     assert b"This link doesn" in client.get(f"/g/{old}").data
 
 
-# -- bad input: requests and moves ----------------------------------------------------------------
+def test_signed_links_this_version_cannot_play_are_refused_not_crashed(client):
+    for seats in ([link.Seat("A", 0)], [link.Seat("A", 0), link.Seat("B", 0)],
+                  [link.Seat("A", 0), link.Seat("B", 9)]):
+        token = link.encode(link.Header("parcheesi", tuple(seats), bytes(8)), [], KEYS)
+        assert_error(client.get(f"/api/games/{token}"), 400)
+        assert b"This link doesn" in client.get(f"/g/{token}").data
+    # Table options from a later version (here: house rules Red Arse doesn't have).
+    later = link.encode(link.Header("red-arse", (link.Seat("A", 0), link.Seat("B", 1)), bytes(8),
+                                    options=1 << 20), [], KEYS)
+    assert_error(client.get(f"/api/games/{later}"), 410)
+
 
 def test_wrong_content_type_and_malformed_json(client, api):
     view = api.create()
@@ -223,6 +258,50 @@ def test_illegal_and_malformed_moves_are_refused(client):
     assert_error(client.post(url, json={"seat": seat, "steps": ["dance"]}), 422)
 
 
+@pytest.mark.parametrize("step", [
+    {"from": 1e400, "to": 0, "values": [5]}, {"from": 5.9, "to": 8, "values": [3]},
+    {"from": True, "to": 0, "values": [5]}, {"from": "5", "to": "8", "values": "3"},
+    {"from": -1, "to": 0, "values": {"5": 1}}, {"from": None}, [1, 2], 7, None,
+])
+def test_moves_that_are_not_whole_numbers_are_refused(client, step):
+    view = created_with(client, lambda a, b: 5 in (a, b) and a != b)
+    response = client.post(f"/api/games/{view['token']}/moves",
+                           json={"seat": view["turn"], "steps": ["roll", step]})
+    assert_error(response, 422)
+
+
+@pytest.mark.parametrize("name", ["\ud800", None, 12, {"a": 1}, "\u202eevil", "x" * 25])
+def test_names_that_are_not_plain_text_are_refused_or_cleaned(client, name):
+    players = [{"name": name, "color": "yellow"}, PLAYERS[1]]
+    response = client.post("/api/games", data=json.dumps({"players": players}),
+                           content_type="application/json")
+    if name in (None, "\ud800", "\u202eevil"):  # nothing, or what shows nothing, is dropped
+        assert response.status_code == 201
+        assert response.json["seats"][0]["name"] == \
+            ("evil" if name == "\u202eevil" else "Player 1")
+    else:
+        assert_error(response, 400)
+
+
+def test_a_seat_change_is_checked_like_a_new_player(client, api):
+    view = created_with(client, lambda a, b: a != b)
+    steps, _ = api.play_turn(view)
+    url = f"/api/games/{view['token']}/turn"
+    mine = view["turn"]  # the mover's own seat: theirs to change
+
+    def own(change):
+        return [change if i == mine else {} for i in range(2)]
+
+    for seats in (own({"name": "x" * 30}), [{}], own({"phone": "123"}), own({"name": 5}), "no"):
+        assert_error(client.post(url, json={"seat": mine, "steps": steps, "seats": seats}), 400)
+
+
+@pytest.mark.parametrize("since", ["\u00b2", "-1", "1e3", "9999999", ""])
+def test_since_must_be_a_plain_step_number(client, api, since):
+    token = api.create()["token"]
+    assert_error(client.get(f"/api/games/{token}", query_string={"since": since}), 400)
+
+
 def test_finishing_a_turn_too_early_or_playing_past_its_end_is_refused(client, api):
     view = api.create()
     url, seat = f"/api/games/{view['token']}", view["turn"]
@@ -244,6 +323,31 @@ def test_a_refused_request_never_changes_the_game(client):
 def test_unknown_api_address_and_method_are_json_errors(client):
     assert_error(client.get("/api/nothing"), 404)
     assert_error(client.get("/api/games"), 405)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+
+bodies = st.fixed_dictionaries({}, optional={
+    "seat": json_values, "steps": json_values, "seats": json_values, "game": json_values,
+    "players": json_values})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=bodies | json_values, endpoint=st.sampled_from(["moves", "turn", "create"]))
+def test_no_request_body_makes_the_server_fail(client, body, endpoint):
+    token = FUZZ_TOKEN
+    url = "/api/games" if endpoint == "create" else f"/api/games/{token}/{endpoint}"
+    response = client.post(url, data=json.dumps(body), content_type="application/json")
+    assert response.status_code < 500, response.data
+    assert response.is_json
+
+
+FUZZ_TOKEN = Game.new("parcheesi", [link.Seat("A", 0), link.Seat("B", 2)], KEYS,
+                      seed=bytes(8), by_hand=True).token()
 
 
 # -- pages ---------------------------------------------------------------------------------------
@@ -329,7 +433,6 @@ def test_a_missing_page_is_a_friendly_404(client):
 
 # -- texting the next link through Twilio (the real client, a fake Twilio on 127.0.0.1) ----------
 
-
 def game_with_phones(api, phone, seed=bytes(8)):
     game = Game.new("parcheesi", [link.Seat("Ana", 0, phone="+14155550100"),
                                   link.Seat("Ben", 2, phone=phone)], KEYS, seed=seed, by_hand=True)
@@ -367,90 +470,6 @@ def test_a_text_twilio_refuses_still_gives_the_link_to_send_by_hand(client, api,
     assert Game.from_token(response.json["token"], KEYS).match.turn == 1
 
 
-def test_the_dice_secret_is_shown_only_once_the_game_is_over(client, api):
-    from workbench.games import play_random
-    from app.engine.dice import commitment
-    finished = play_random("parcheesi", 2, "api-secret", 0, KEYS)
-    view = client.get(f"/api/games/{finished.token()}").json
-    assert view["phase"] == "over" and view["secret"]
-    assert commitment(bytes.fromhex(view["secret"])) == view["commitment"]
-    ongoing = api.create()
-    assert ongoing["secret"] is None and len(ongoing["commitment"]) == 64
-
-
-def test_read_the_turns_since_a_given_step(client):
-    from workbench.games import play_random
-    game = play_random("parcheesi", 3, "api-since", 0, KEYS)
-    token = game.token()
-    whole = client.get(f"/api/games/{token}?since=0").json["replay"]
-    assert len(whole["events"]) == len(game.match.steps)
-    assert whole["pieces"] == [[-1] * 4] * 3
-    tail = client.get(f"/api/games/{token}?since=10").json["replay"]
-    assert tail["events"] == whole["events"][10:] and tail["start"] == 10
-    assert tail["pieces"] == whole["events"][9]["pieces"]
-    assert_error(client.get(f"/api/games/{token}?since=-1"), 400)
-    assert_error(client.get(f"/api/games/{token}?since=abc"), 400)
-
-
-
-# -- found in review: odd input never gives a 500 ----------------------------------------------
-
-@pytest.mark.parametrize("step", [
-    {"from": 1e400, "to": 0, "values": [5]}, {"from": 5.9, "to": 8, "values": [3]},
-    {"from": True, "to": 0, "values": [5]}, {"from": "5", "to": "8", "values": "3"},
-    {"from": -1, "to": 0, "values": {"5": 1}}, {"from": None}, [1, 2], 7, None,
-])
-def test_moves_that_are_not_whole_numbers_are_refused(client, step):
-    view = created_with(client, lambda a, b: 5 in (a, b) and a != b)
-    response = client.post(f"/api/games/{view['token']}/moves",
-                           json={"seat": view["turn"], "steps": ["roll", step]})
-    assert_error(response, 422)
-
-
-@pytest.mark.parametrize("name", ["\ud800", None, 12, {"a": 1}, "\u202eevil", "x" * 25])
-def test_names_that_are_not_plain_text_are_refused_or_cleaned(client, name):
-    players = [{"name": name, "color": "yellow"}, PLAYERS[1]]
-    response = client.post("/api/games", data=json.dumps({"players": players}),
-                           content_type="application/json")
-    if name in (None, "\ud800", "\u202eevil"):  # nothing, or what shows nothing, is dropped
-        assert response.status_code == 201
-        assert response.json["seats"][0]["name"] == \
-            ("evil" if name == "\u202eevil" else "Player 1")
-    else:
-        assert_error(response, 400)
-
-
-def test_a_seat_change_is_checked_like_a_new_player(client, api):
-    view = created_with(client, lambda a, b: a != b)
-    steps, _ = api.play_turn(view)
-    url = f"/api/games/{view['token']}/turn"
-    mine = view["turn"]  # the mover's own seat: theirs to change
-
-    def own(change):
-        return [change if i == mine else {} for i in range(2)]
-
-    for seats in (own({"name": "x" * 30}), [{}], own({"phone": "123"}), own({"name": 5}), "no"):
-        assert_error(client.post(url, json={"seat": mine, "steps": steps, "seats": seats}), 400)
-
-
-@pytest.mark.parametrize("since", ["\u00b2", "-1", "1e3", "9999999", ""])
-def test_since_must_be_a_plain_step_number(client, api, since):
-    token = api.create()["token"]
-    assert_error(client.get(f"/api/games/{token}", query_string={"since": since}), 400)
-
-
-def test_signed_links_this_version_cannot_play_are_refused_not_crashed(client):
-    for seats in ([link.Seat("A", 0)], [link.Seat("A", 0), link.Seat("B", 0)],
-                  [link.Seat("A", 0), link.Seat("B", 9)]):
-        token = link.encode(link.Header("parcheesi", tuple(seats), bytes(8)), [], KEYS)
-        assert_error(client.get(f"/api/games/{token}"), 400)
-        assert b"This link doesn" in client.get(f"/g/{token}").data
-    # Table options from a later version (here: house rules Red Arse doesn't have).
-    later = link.encode(link.Header("red-arse", (link.Seat("A", 0), link.Seat("B", 1)), bytes(8),
-                                    options=1 << 20), [], KEYS)
-    assert_error(client.get(f"/api/games/{later}"), 410)
-
-
 def test_phone_numbers_never_appear_in_a_game_read(client):
     game = Game.new("parcheesi", [link.Seat("Ana", 0, phone="+14155550100"),
                                   link.Seat("Ben", 2, phone="+14155550199")], KEYS, by_hand=True)
@@ -481,30 +500,6 @@ def test_a_number_typed_this_turn_is_not_texted_until_the_next(client, api, twil
         "seat": 0, "steps": steps, "seats": [{}, {"phone": "+1 415 555 0123"}]}).json
     assert len(twilio.requests) == before and nxt["message"]["status"] == "not-sent"
     assert nxt["message"]["sms_href"].startswith("sms:+14155550123")
-
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
-    max_leaves=12,
-)
-bodies = st.fixed_dictionaries({}, optional={
-    "seat": json_values, "steps": json_values, "seats": json_values, "game": json_values,
-    "players": json_values})
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(body=bodies | json_values, endpoint=st.sampled_from(["moves", "turn", "create"]))
-def test_no_request_body_makes_the_server_fail(client, body, endpoint):
-    token = FUZZ_TOKEN
-    url = "/api/games" if endpoint == "create" else f"/api/games/{token}/{endpoint}"
-    response = client.post(url, data=json.dumps(body), content_type="application/json")
-    assert response.status_code < 500, response.data
-    assert response.is_json
-
-
-FUZZ_TOKEN = Game.new("parcheesi", [link.Seat("A", 0), link.Seat("B", 2)], KEYS,
-                      seed=bytes(8), by_hand=True).token()
 
 
 # -- Red Arse: table settings, seats, the claim window ------------------------------------------
