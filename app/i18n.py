@@ -173,7 +173,8 @@ def ask_lang(lang) -> None:
 
 
 def say(message: str) -> str:
-    """A marked message (``N_`` or ``Text``) in the language of the request being answered."""
+    """A marked message (``N_``, or a ``Text`` as ``app.web.parse.message`` makes one), translated
+    into the language of the request being answered: showing a message, not choosing it."""
     return translate(message, page_lang())
 
 

@@ -1,5 +1,5 @@
 """Live rooms as the pages and the rooms' API share them: a room found by its code (``NoRoom``
-when there is none), a room opened for a game, a room's timer, and what rooms say to people.
+when there is none), a room opened for a game, and a room's timer.
 
 A room (``app/rooms.py``) holds the table's current link; the rooms' API (room_api.py) plays in
 it, and the pages open one from the New game form and show it (``/r/<code>``).
@@ -11,7 +11,6 @@ from dataclasses import replace
 
 from flask import current_app, request
 
-from app.engine.text import N_, Text
 from app.ledger import digest
 from app.play import Game, auto_steps
 from app.rooms import SPEEDS, Room, RoomFull, Rooms, read_code
@@ -23,36 +22,6 @@ from app.web.parse import BadRequest, MovedOn, message
 from app.web.turns import keys, now, public_url
 from app.web.views import path_of
 
-# What rooms say to people, in one place, marked for translation (``say``).
-MESSAGES = {
-    "no_room": N_("No room %(code)s: check the code and try again, or ask whoever made the "
-                  "room for it."),
-    "room_code": N_("A room code is 6 letters and digits, like K7P2QX."),
-    "stale": N_("The room has changed since your last look: here it is as it is now."),
-    "not_your_seat": N_("This phone doesn't play %(name)s: join the room on a free seat."),
-    "seat_free": N_("Nobody plays %(name)s yet: join the room to take the seat."),
-    "no_free_seat": N_("Room %(code)s is full: you can watch."),
-    "seat_not_free": N_("%(name)s is someone else's seat: choose a free one."),
-    "join_on_hosts_turn": N_("New players join at the start of the host's turn: it is "
-                             "%(name)s's turn now. Wait for the host's turn and try again."),
-    "me": N_("\"me\" is the number of the player creating the room in \"players\" (0 for the "
-             "first), a person, not a bot."),
-    "room_game_over": N_("This game is over: there is nothing left to play live."),
-    "room_holder": N_("Only %(name)s, whose turn this link is, can open the game as a room."),
-    "no_codes": N_("No room could be made just now: try again."),
-    "timer": N_("\"timer_seconds\" is the time for each roll and move, in seconds: 0 (no "
-                "timer) or 3 to 300."),
-    "not_away": N_("%(name)s is playing their own turns already."),
-    "no_seat_here": N_("This phone has no seat in this room."),
-    "closed": N_("Room %(code)s is closed: everyone left. Start a new game to play again."),
-    "speed": N_("\"speed\" is how fast the bots' moves are shown: slow, normal, fast or "
-                "instant."),
-    "not_started": N_("The game hasn't started yet: %(name)s starts it."),
-    "start_host": N_("Only %(name)s, the host, can start the game."),
-    "two_to_start": N_("A game needs two players at the table: share the code and wait for "
-                       "someone to join."),
-}
-
 # Each roll and move's time in a room (seconds; 0: no timer), by game, unless the room's maker
 # chooses: Red Arse's text gives 30 s, Ludo's 10 (in rooms without bots: a Ludo table with a
 # bot has none), Parcheesi's none (docs/rooms.md).
@@ -62,11 +31,6 @@ TIMER_SECONDS = range(3, 301)  # a timer's choices besides 0
 # How long a phone takes to show a step (static/js/table.js replay(), at the normal pace): a
 # player's time starts once the others' steps are shown.
 REPLAY_SECONDS = {"roll": 0.5, "claim": 0.3, "miss": 0.3, "move": 0.2, "square": 0.09}
-
-
-def say(key: str, **values):
-    """A room message (marked above), with its values."""
-    return Text(MESSAGES[key], **values) if values else MESSAGES[key]
 
 
 class NoRoom(ValueError):
@@ -105,9 +69,9 @@ def find(code: str, credential=None) -> Room:
         limits().check("misses")
     if room is None:
         limits().take("misses")
-        raise NoRoom(say("no_room", code=(read or code)[:12]), (read or code)[:12])
+        raise NoRoom(message("no_room", code=(read or code)[:12]), (read or code)[:12])
     if room.closed:
-        raise NoRoom(say("closed", code=room.code), room.code, "RoomClosed")
+        raise NoRoom(message("closed", code=room.code), room.code, "RoomClosed")
     return room
 
 
@@ -117,7 +81,7 @@ def parse_timer(game: str, seconds, seats) -> int:
         bots = any(seat.bot for seat in seats)
         return 0 if bots and game in UNTIMED_WITH_BOTS else TIMERS[game]
     if type(seconds) is not int or (seconds and seconds not in TIMER_SECONDS):
-        raise BadRequest(say("timer"))
+        raise BadRequest(message("timer"))
     return seconds
 
 
@@ -146,7 +110,7 @@ def open_room(played: Game, color: int, record, timer: int = 0, lobby: bool = Fa
                                                           timer, "normal", {color}),
                               started=not lobby)
     except RoomFull:
-        raise StoreUnavailable(say("no_codes")) from None
+        raise StoreUnavailable(message("no_codes")) from None
     if not record(room.code):
         raise MovedOn(message("try_again"))
     return room

@@ -304,7 +304,7 @@ def find_room():
 
     code = read_code(request.args.get("code", ""))
     if code is None:
-        return _home(error=i18n.say(live_rooms.say("room_code"))), 400
+        return _home(error=i18n.say(message("room_code"))), 400
     return redirect(url_for("pages.room", code=code))
 
 

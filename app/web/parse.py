@@ -16,9 +16,10 @@ from app.engine.text import N_, Text
 from app.link import LANGUAGES
 from app.web import bounded_json
 
-# What the API says to people (errors, and the names it gives players), in one place, marked for
-# translation: the errors carry the marked message (``N_``, or a ``Text`` with its values: see
-# ``message``) and are answered in the request's language (``errors.error_answer``).
+# What the API and the rooms say to people (errors, and the names they give players), in one
+# place, marked for translation: the errors carry the marked message (``N_``, or a ``Text`` with
+# its values: see ``message``) and are answered in the request's language
+# (``errors.error_answer``).
 MESSAGES = {
     "ludo_board": N_("Ludo is played on the 4-arm board of 52 squares (up to 4 players) or the "
                      "6-arm board of 78 squares (up to 6) (\"board\": 4 or 6)."),
@@ -117,11 +118,39 @@ MESSAGES = {
     "bot_easy_n": N_("Bot %(n)s (easy)"),
     "bot_medium_n": N_("Bot %(n)s (medium)"),
     "bot_hard_n": N_("Bot %(n)s (hard)"),
+    # Live rooms (live_rooms.py, room_api.py)
+    "no_room": N_("No room %(code)s: check the code and try again, or ask whoever made the "
+                  "room for it."),
+    "room_code": N_("A room code is 6 letters and digits, like K7P2QX."),
+    "stale": N_("The room has changed since your last look: here it is as it is now."),
+    "not_your_seat": N_("This phone doesn't play %(name)s: join the room on a free seat."),
+    "seat_free": N_("Nobody plays %(name)s yet: join the room to take the seat."),
+    "no_free_seat": N_("Room %(code)s is full: you can watch."),
+    "seat_not_free": N_("%(name)s is someone else's seat: choose a free one."),
+    "join_on_hosts_turn": N_("New players join at the start of the host's turn: it is "
+                             "%(name)s's turn now. Wait for the host's turn and try again."),
+    "me": N_("\"me\" is the number of the player creating the room in \"players\" (0 for the "
+             "first), a person, not a bot."),
+    "room_game_over": N_("This game is over: there is nothing left to play live."),
+    "room_holder": N_("Only %(name)s, whose turn this link is, can open the game as a room."),
+    "no_codes": N_("No room could be made just now: try again."),
+    "timer": N_("\"timer_seconds\" is the time for each roll and move, in seconds: 0 (no "
+                "timer) or 3 to 300."),
+    "not_away": N_("%(name)s is playing their own turns already."),
+    "no_seat_here": N_("This phone has no seat in this room."),
+    "closed": N_("Room %(code)s is closed: everyone left. Start a new game to play again."),
+    "speed": N_("\"speed\" is how fast the bots' moves are shown: slow, normal, fast or "
+                "instant."),
+    "not_started": N_("The game hasn't started yet: %(name)s starts it."),
+    "start_host": N_("Only %(name)s, the host, can start the game."),
+    "two_to_start": N_("A game needs two players at the table: share the code and wait for "
+                       "someone to join."),
 }
 
 
 def message(key: str, **values) -> str:
-    """The message ``key``, with its values: a ``Text`` (the English, translated when shown)."""
+    """The message ``key``, with its values: a ``Text`` (the English; ``i18n.say`` translates
+    it when shown)."""
     return Text(MESSAGES[key], **values) if values else MESSAGES[key]
 
 

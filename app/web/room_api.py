@@ -26,7 +26,7 @@ from app.web import bookkeeping
 from app.web.bookkeeping import current_standing, ledger
 from app.web.limits import limits
 from app.web.live_rooms import (device_digest, due, find, lobby_game, open_room, parse_timer,
-                                record_new, room_url, rooms, say)
+                                record_new, room_url, rooms)
 from app.web.parse import (BadRequest, NotHost, NotYours, TableFull, WrongSeat, json_body, message,
                            since_arg)
 from app.web.seats import default_name, parse_table
@@ -240,7 +240,7 @@ def create():
     if me is None:
         me = next(i for i, player in enumerate(players) if not player.get("bot"))
     if type(me) is not int or not 0 <= me < len(players) or players[me].get("bot"):
-        raise BadRequest(say("me"))
+        raise BadRequest(message("me"))
     color = rules_for(game, options).board.color_names.index(players[me]["color"])
     timer = parse_timer(game, data.get("timer_seconds"), seats)
     played = lobby_game(game, seats, options, host, lang)
@@ -266,11 +266,11 @@ def from_link(token):
     i18n.use_table_lang(played.header.lang)
     seat = data.get("seat")
     if played.over:
-        raise TurnError(say("room_game_over"))
+        raise TurnError(message("room_game_over"))
     if type(seat) is not int or not 0 <= seat < len(played.header.seats):
         raise BadRequest(message("seat"))
     if seat != played.match.turn:
-        raise WrongSeat(say("room_holder", name=played.header.seats[played.match.turn].name))
+        raise WrongSeat(message("room_holder", name=played.header.seats[played.match.turn].name))
     timer = parse_timer(played.header.game, data.get("timer_seconds"), played.header.seats)
     standing = current_standing(played, token)
     for away in sorted(played.away()):
@@ -312,7 +312,7 @@ def join(code):
         if wanted is None and state["new_colors"]:
             wanted = names.index(state["new_colors"][0])
         if wanted is None:
-            raise TableFull(say("no_free_seat", code=room.code))
+            raise TableFull(message("no_free_seat", code=room.code))
         name = clean_name(name)
         if len(name) > MAX_NAME:
             raise BadRequest(Text("A name has at most %(n)s characters.", n=MAX_NAME))
@@ -324,7 +324,7 @@ def join(code):
         written = rooms().write(seated, now(), token=joined.token(), due=waits)
         if written:
             return _joined(written, wanted, since)
-    raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
+    raise Stale(message("stale"), room_view(rooms().get(room.code) or room, since))
 
 
 def _renamed(played: Game, color: int, name: str) -> Game:
@@ -346,11 +346,11 @@ def _seated(played: Game, color: int, name: str, room: Room) -> Game:
     seats = played.header.seats
     if color in {s.color for s in seats}:
         taken = seats[next(i for i, s in enumerate(seats) if s.color == color)].name
-        raise TableFull(say("seat_not_free", name=taken))
+        raise TableFull(message("seat_not_free", name=taken))
     if not _can_add(played):
         if not played.rules.joins or len(seats) >= played.rules.capacity:
-            raise TableFull(say("no_free_seat", code=room.code))
-        raise WrongSeat(say("join_on_hosts_turn", name=seats[played.match.turn].name))
+            raise TableFull(message("no_free_seat", code=room.code))
+        raise WrongSeat(message("join_on_hosts_turn", name=seats[played.match.turn].name))
     if name.casefold() in {clean_name(s.name).casefold() for s in seats}:
         raise BadRequest(message("name_taken", name=name))
     number = len(seats) + 1
@@ -376,7 +376,7 @@ def steps(code):
     data = json_body()
     version, moves = data.get("version"), data.get("steps")
     if type(version) is not int:
-        raise BadRequest(say("stale"))
+        raise BadRequest(message("stale"))
     if not isinstance(moves, list) or not 1 <= len(moves) <= 4:
         raise BadRequest(message("steps"))
     # Another phone's poll marking it seen may write between our read and our write: that is
@@ -389,11 +389,11 @@ def steps(code):
         i18n.use_table_lang(played.header.lang)
         color = rooms().color_of(room, data.get("credential"))
         if version != room.rev:
-            raise Stale(say("stale"), room_view(room, since))
+            raise Stale(message("stale"), room_view(room, since))
         if played.over:
             raise TurnError(message("game_over"))
         if not room.started:
-            raise TurnError(say("not_started", name=_host_name(room, played)))
+            raise TurnError(message("not_started", name=_host_name(room, played)))
         _check_mover(room, played, color, moves)
         seat, start = played.match.turn, len(played.match.steps)
         if played.play_turn(seat, moves, now=now()):
@@ -403,7 +403,7 @@ def steps(code):
         if written:
             break
     else:
-        raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
+        raise Stale(message("stale"), room_view(rooms().get(room.code) or room, since))
     extra = {}
     if played.match.phase == CLAIM and played.match.turn == seat:
         extra["claim"] = {"ticket": played.claim_ticket(now()), "seconds": CLAIM_SECONDS}
@@ -423,8 +423,8 @@ def _check_mover(room: Room, played: Game, color: int | None, moves: list) -> No
     if mover.bot:
         raise WrongSeat(message("bot_seat", name=mover.name))
     if color is None:
-        raise NotYours(say("seat_free" if mover.color not in room.members else
-                           "not_your_seat", name=mover.name))
+        raise NotYours(message("seat_free" if mover.color not in room.members else
+                               "not_your_seat", name=mover.name))
     seat = next(i for i, s in enumerate(seats) if s.color == color)
     raise WrongSeat(message("not_your_turn", turn=mover.name, seat=seats[seat].name))
 
@@ -443,13 +443,13 @@ def start(code):
         played = Game.from_token(room.token, keys())
         i18n.use_table_lang(played.header.lang)
         if rooms().color_of(room, data.get("credential")) != room.host:
-            raise NotHost(say("start_host", name=_host_name(room, played)))
+            raise NotHost(message("start_host", name=_host_name(room, played)))
         begun = _at_the_table(played, room)
         written = rooms().write(room, now(), token=begun.token(), started=True,
                                 due=due(begun, 0, room))
         if written:
             return analyse_ahead(_answer(written, since), begun, 0)
-    raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
+    raise Stale(message("stale"), room_view(rooms().get(room.code) or room, since))
 
 
 def _host_name(room: Room, played: Game) -> str:
@@ -462,7 +462,7 @@ def _at_the_table(played: Game, room: Room) -> Game:
     seats = played.header.seats
     kept = tuple(s for s in seats if s.bot or s.color in room.members)
     if len(kept) < 2:
-        raise TurnError(say("two_to_start"))
+        raise TurnError(message("two_to_start"))
     host_color = seats[played.header.host].color
     host = next((i for i, s in enumerate(kept) if s.color == host_color), 0)
     begun = Game(replace(played.header, seats=kept, host=host), played.match,
@@ -483,14 +483,14 @@ def come_back(code):
         i18n.use_table_lang(played.header.lang)
         color = rooms().color_of(room, data.get("credential"))
         if color is None:
-            raise NotYours(say("no_seat_here"))
+            raise NotYours(message("no_seat_here"))
         seat = next(i for i, s in enumerate(played.header.seats) if s.color == color)
         if seat not in played.away():
-            raise TurnError(say("not_away", name=played.header.seats[seat].name))
+            raise TurnError(message("not_away", name=played.header.seats[seat].name))
         written = rooms().write(room, now(), token=played.with_player_back(seat).token())
         if written:
             return _answer(written, since)
-    raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
+    raise Stale(message("stale"), room_view(rooms().get(room.code) or room, since))
 
 
 @bp.post("/rooms/<code>/speed")
@@ -502,18 +502,18 @@ def speed(code):
     data = json_body()
     chosen = data.get("speed")
     if not isinstance(chosen, str) or chosen not in SPEEDS:
-        raise BadRequest(say("speed"))
+        raise BadRequest(message("speed"))
     limits().take("speeds")
     for _attempt in range(3):  # another request may write between our read and our write
         room = resolve(find(code, data.get("credential")))
         if rooms().color_of(room, data.get("credential")) is None:
-            raise NotYours(say("no_seat_here"))
+            raise NotYours(message("no_seat_here"))
         if room.speed == chosen:
             return _answer(room, since)
         written = rooms().write(room, now(), speed=chosen)
         if written:
             return _answer(written, since)
-    raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
+    raise Stale(message("stale"), room_view(rooms().get(room.code) or room, since))
 
 
 @bp.post("/rooms/<code>/rematch")
@@ -537,7 +537,7 @@ def rematch(code):
     written = rooms().write(room, now(), token=again.token(),
                             due=due(again, len(again.match.steps), room))
     if written is None:  # a second tap, or another change, came first
-        raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
+        raise Stale(message("stale"), room_view(rooms().get(room.code) or room, since))
     return _answer(written, since)
 
 
@@ -553,7 +553,7 @@ def leave(code):
         room = resolve(find(code, data.get("credential")))
         color = rooms().color_of(room, data.get("credential"))
         if color is None:
-            raise NotYours(say("no_seat_here"))
+            raise NotYours(message("no_seat_here"))
         played = Game.from_token(room.token, keys())
         start = len(played.match.steps)
         gone = room.without(color, set(room.members) - offline(room))
@@ -568,4 +568,4 @@ def leave(code):
             return jsonify(closed=True, code=written.code)
         if written:
             return _answer(written, since)
-    raise Stale(say("stale"), room_view(rooms().get(room.code) or room, since))
+    raise Stale(message("stale"), room_view(rooms().get(room.code) or room, since))
