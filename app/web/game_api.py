@@ -225,21 +225,27 @@ def rematch(token):
     if played.header.deadline:  # the table keeps its turn deadline
         again = again.replaced(deadline=played.header.deadline)
     again.hand_on()  # bots to move first play at once, and steps with nothing to decide
-    again = again.stamped(now())
+    again, new_token = _recorded_rematch(standing, again.stamped(now()))
+    body = with_link(game_view(again, new_token, lang=i18n.page_lang()), new_token)
+    body["message"] = send_link(again, None, body["url"], deliver=False)
+    fill_deadline(body, again, None)
+    return jsonify(body), 201
+
+
+def _recorded_rematch(standing: Standing, again: Game) -> tuple[Game, str]:
+    """The rematch of the finished game ``standing`` is about, and its link: ``again``,
+    recorded as its first link, unless a rematch was started already (a second tap): that one
+    stands."""
     new_token = again.token()
     made = ledger().rematch(standing, new_token) or ledger().rematch(ledger().again(standing),
                                                                      new_token)
     if made is None:
         raise MovedOn(message("try_again"))
-    if made != new_token:  # a rematch was started already (a second tap): that one stands
-        again, new_token = Game.from_token(made, keys()), made
-    else:
-        ledger().begin(again.header.seed, new_token, len(again.match.steps), to_move(again),
-                       device(), seats=len(again.header.seats))
-    body = with_link(game_view(again, new_token, lang=i18n.page_lang()), new_token)
-    body["message"] = send_link(again, None, body["url"], deliver=False)
-    fill_deadline(body, again, None)
-    return jsonify(body), 201
+    if made != new_token:
+        return Game.from_token(made, keys()), made
+    ledger().begin(again.header.seed, new_token, len(again.match.steps), to_move(again),
+                   device(), seats=len(again.header.seats))
+    return again, new_token
 
 
 def _play(token: str, data: dict, ask: str | None = None, record: bool = False):
