@@ -15,7 +15,7 @@ import sys
 from app.cli import lines
 from app.engine import bots, red_arse_settings
 from app.engine.core import IllegalMove
-from app.engine.games import ALL as GAMES
+from app.engine.games import NAMES as GAMES
 from app.link import LinkError
 from workbench.games import TABLES, table_options
 from workbench.lighthouse_bench import LighthouseError, lighthouse_bench

@@ -372,7 +372,7 @@ def _graded(rules, state, moves: list, wins: list[bytearray], i: int, best: int)
                     round(100 * max(0.0, middle), 2), grade(100 * low), i == best, len(won))
     if graded.grade != GOOD:
         graded.missed = missed(rules, state, moves[i], moves[best])
-        graded.reasons = [REASONS[rules.name][key] for key in graded.missed]
+        graded.reasons = reasons(rules, graded.missed)
     return graded
 
 
@@ -457,6 +457,11 @@ REASONS = {
         "danger": N_("keeping its pieces out of a rival's reach"),
     },
 }
+
+
+def reasons(rules, missed: tuple[str, ...] | list[str]) -> list[str]:
+    """What a move ``missed`` (keys of ``REASONS``) in a player's words."""
+    return [REASONS[rules.name][key] for key in missed]
 
 
 def missed(rules, state, move, best) -> tuple[str, ...]:

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from typing import Callable, ClassVar, Final, NamedTuple, Protocol
 
+from .boards import RaceBoard
+from .text import Text
+
 # The phases of a game. Final: compiled (app/native.py), constants rather than names looked up.
 ROLL: Final = "roll"
 MOVE: Final = "move"
@@ -36,46 +39,74 @@ class Move(NamedTuple):
     values: tuple[int, ...]
 
 
-class Rules(Protocol):
-    """What a rule set provides to the runner (see ``parcheesi.Parcheesi``)."""
+class Words(NamedTuple):
+    """What a game calls its pieces and places, in the messages players read (each marked for
+    translation; "" where the game has no such thing)."""
 
-    name: str
-    dice_count: int
-    rules_version: int  # new games get it; links of every version from 1 up still replay
-    seat_dice_since: int | None  # the first version whose seats each roll their own dice
-
-    def initial(self, colors: tuple[int, ...], first: int): ...
-    def roll(self, state, dice: tuple[int, ...]) -> None: ...
-    def legal_moves(self, state) -> list[Move]: ...
-    def play(self, state, move: Move) -> None: ...
+    no_move: str = ""  # why a roll had no move while every piece is still to come out
+    move: str = ""  # a move as its control says it: piece, from, to, with which dice
+    enter: str = ""  # a move that brings a piece out, as its control says it
+    players: str = ""  # how many players a table takes (a request for more or fewer is told)
+    piece_at: str = ""  # one piece on its way
+    at_start: str = ""  # how many are still to come out
+    finished: str = ""  # how many are done
+    sent_back: str = ""  # the news of a capture
+    brought_home: str = ""  # the news of a piece finishing
+    label_enter: str = ""  # a move that brings a piece out, as offered on the page
+    label_move: str = ""  # a move along, as offered on the page
+    said_enter: str = ""  # a move that brings a piece out, as the feed tells it
+    said_move: str = ""  # a move along, as the feed tells it
+    end_place: str = ""  # the end of the home path (a race board)
+    path_place: str = ""  # a space of the home path (a race board)
+    bonus: str = ""  # a bonus spent on one piece, as its control says it
 
 
 class RuleSet:
-    """What every rule set is, as class attributes: the app asks these, never which game it is.
+    """What a rule set provides: what it is, as class attributes the app asks instead of which
+    game it is; the turn machinery the runner (``Match``) drives; its positions' notation and
+    its moves and places in words.
 
     ``joins``: players may join a game in progress (``join``); ``disqualifies``: a seat that
     misses turns goes out (``disqualify``); ``rematches``: the host may start a rematch at the
-    same table once the game is over, medals carried over.
+    same table once the game is over, medals carried over; ``ranks``: the game goes on until
+    every place is decided, not only the winner's; ``hosted``: a table has a host, whom the
+    rematch and the players joining wait for. The turn machinery's default is one die: a
+    roll with no possible move ends the move, but a 6 still rolls again.
     """
 
-    name = ""
+    name: ClassVar[str] = ""  # as links and the API name the game
     title: ClassVar[str] = ""  # the game's name as players say it (a Text: translated where shown)
-    dice_count = 2
+    dice_count = 1
     pieces: ClassVar[int] = 4  # per seat
     joins: ClassVar[bool] = False
     disqualifies: ClassVar[bool] = False
     rematches: ClassVar[bool] = False
+    ranks: ClassVar[bool] = False
+    hosted: ClassVar[bool] = False
+    # A live room's time for each roll and move (seconds; 0: no timer) unless its maker chooses,
+    # and whether a table with a bot keeps it.
+    move_seconds: ClassVar[int] = 0
+    timed_with_bots: ClassVar[bool] = True
+    boards: ClassVar[tuple[int, ...]] = (4,)  # the boards it is played on, by their seats
+    words: ClassVar[Words] = Words()
     rules_version = 1  # new games get it; links of every version from 1 up still replay
     seat_dice_since: int | None = None  # the first version whose seats each roll their own dice
 
+    @staticmethod
+    def board_options(size: int) -> int:
+        """The table options (the link's number) of a table on the board of ``size`` seats."""
+        return 0
 
-class OneDie(RuleSet):
-    """What rule sets rolling one die share: a roll with no possible move ends the move, but a
-    6 still rolls again. A subclass gives ``legal_moves`` and ``_end_move``."""
+    def board_size(self) -> int:
+        """The seats of this table's board."""
+        raise NotImplementedError
 
-    dice_count = 1
+    def initial(self, colors: tuple[int, ...], first: int):
+        """Everyone's pieces at the start, ``first`` to roll; ``colors`` in turn order."""
+        raise NotImplementedError
 
-    def roll(self, state, dice: tuple[int]) -> None:
+    def roll(self, state, dice) -> None:
+        """The seat to move rolled ``dice``."""
         if state.phase != ROLL:
             raise IllegalMove("it is not time to roll")
         (state.die,) = dice
@@ -84,11 +115,154 @@ class OneDie(RuleSet):
             self._end_move(state, state.die == 6)
 
     def legal_moves(self, state) -> list[Move]:
+        """The moves of the seat to move, in the canonical order the log's indices count."""
+        raise NotImplementedError
+
+    def play(self, state, move: Move) -> None:
+        """Play a legal move."""
         raise NotImplementedError
 
     def _end_move(self, state, again: bool) -> None:
         """The move is over: the same player rolls again (``again``), or the turn passes."""
         raise NotImplementedError
+
+    def to_play(self, state) -> list[int]:
+        """The values still to play (the die)."""
+        return [state.die]
+
+    def placed(self, state) -> tuple[int, ...]:
+        """The seats in the order they finished: the winner, once there is one."""
+        return () if state.winner is None else (state.winner,)
+
+    def out(self, state) -> tuple[int, ...]:
+        """The seats disqualified, in the order they went out."""
+        return ()
+
+    def waiting(self, state) -> frozenset[int]:
+        """The seats whose players join later."""
+        return frozenset()
+
+    def doubles(self, state) -> int:
+        """How many doubles the seat to move has rolled in a row."""
+        return 0
+
+    # -- notation and words ----------------------------------------------------------------------
+
+    def format(self, state) -> str:
+        """The position in notation (``docs/notation.md``)."""
+        raise NotImplementedError
+
+    def parse(self, text: str):
+        """Read a position written by ``format``; ``ValueError`` on a malformed one."""
+        raise NotImplementedError
+
+    def describe(self, state, move: Move) -> str:
+        """A move in notation words for logs and the command line, e.g. ``y 10-13 3``."""
+        return self.move_text(state.colors[state.turn], move)
+
+    def move_text(self, color: int, move: Move) -> str:
+        """``describe`` for a move by ``color`` (history entries know the seat, not the state)."""
+        raise NotImplementedError
+
+    def move_label(self, color: int, move: Move) -> str:
+        """A move in a player's words, for the page."""
+        raise NotImplementedError
+
+    def move_said(self, color: int, move: Move, who: str) -> str:
+        """A move as the feed tells it, ``who`` its player."""
+        raise NotImplementedError
+
+    def move_path(self, color: int, move: Move) -> tuple[int, ...]:
+        """The places a move goes through, as its arrow is drawn."""
+        if move.src < 0:
+            return (move.src, move.dst)
+        return tuple(range(move.src, move.dst + 1))
+
+    def place_words(self, color: int, place: int, bare: bool = True) -> str:
+        """A ``color`` piece's ``place`` in a player's words: a square's bare number as moves
+        say it, or (``bare`` False) "square 14" as a position does."""
+        raise NotImplementedError
+
+    def piece_at(self, color: int, k: int, place: int) -> str:
+        """Piece ``k`` of ``color`` on its way, in words."""
+        return Text(self.words.piece_at, n=k + 1, place=self.place_words(color, place, False))
+
+    def finished(self, color: int, place: int) -> bool:
+        """Whether a ``color`` piece at ``place`` is done."""
+        raise NotImplementedError
+
+    def to_go(self, color: int, place: int) -> int:
+        """How far a ``color`` piece at ``place`` still has to go, the plain way round."""
+        raise NotImplementedError
+
+    def sheltered(self, color: int, place: int) -> bool:
+        """Whether nothing can capture a ``color`` piece at ``place``."""
+        return False
+
+
+class Race(RuleSet):
+    """A rule set on a race board (``boards.RaceBoard``: Parcheesi, Ludo): its places'
+    notation and words, which the two games share."""
+
+    board: RaceBoard
+    end: ClassVar[str] = ""  # the notation of the end of the home path
+    entry: ClassVar[str] = ""  # the notation of a move that brings a piece out
+
+    def board_size(self) -> int:
+        return len(self.board.entries)
+
+    def place_text(self, color: int, p: int) -> str:
+        """A place in notation."""
+        return self.board.square_text(color, p, self.end)
+
+    def place_of(self, color: int, text: str) -> int:
+        """The place ``place_text`` wrote; ``ValueError`` for one that isn't."""
+        return self.board.progress_of(color, text, self.end)
+
+    def move_text(self, color: int, move: Move) -> str:
+        letter = self.board.colors[color].lower()
+        used = "+".join(map(str, move.values))
+        if move.src < 0:
+            return f"{letter} {self.entry} {used}"
+        return f"{letter} {self.place_text(color, move.src)}-{self.place_text(color, move.dst)} " \
+               f"{used}"
+
+    def move_label(self, color: int, move: Move) -> str:
+        words = self.words
+        return Text(words.label_enter if move.src < 0 else words.label_move,
+                    **self._move_places(color, move))
+
+    def move_said(self, color: int, move: Move, who: str) -> str:
+        words = self.words
+        return Text(words.said_enter if move.src < 0 else words.said_move, who=who,
+                    **self._move_places(color, move))
+
+    def _move_places(self, color: int, move: Move) -> dict:
+        """A move's values as its words fill them in: the dice ``used``, or the ``die``."""
+        places: dict = {"used": " + ".join(map(str, move.values)), "die": move.values[0]}
+        if move.src >= 0:
+            places["src"] = self.place_words(color, move.src)
+            places["dst"] = self.place_words(color, move.dst)
+        return places
+
+    def place_words(self, color: int, place: int, bare: bool = True) -> str:
+        board = self.board
+        if place == board.home:
+            return Text(self.words.end_place)
+        if place > board.last:
+            return Text(self.words.path_place, n=place - board.last)
+        square = board.cell(color, place)
+        return str(square) if bare else Text("square %(n)s", n=square)
+
+    def finished(self, color: int, place: int) -> bool:
+        return place == self.board.home
+
+    def to_go(self, color: int, place: int) -> int:
+        return self.board.home - max(place, -1)
+
+    def sheltered(self, color: int, place: int) -> bool:
+        board = self.board
+        return place > board.last or board.cell(color, place) in board.safe
 
 
 class Reader(Protocol):
@@ -128,8 +302,8 @@ class Match:
     one stream for the table or one per seat); dice are fixed by the game's secret and taken in
     order, so the same log always meets the same dice. ``joined`` gives, per seat, the
     step at which it joined a game in progress (0: it played from the start); only rule sets
-    with a ``join`` take such seats. ``out`` gives, per seat, the step at which it was
-    disqualified (0: never); only rule sets with a ``disqualify`` do that.
+    that ``joins`` take such seats. ``out`` gives, per seat, the step at which it was
+    disqualified (0: never); only rule sets that ``disqualifies`` do that.
     """
 
     def __init__(self, rules, colors: tuple[int, ...], dice,
@@ -225,7 +399,7 @@ class Match:
             self._admit()
 
     def disqualify(self, seat: int) -> None:
-        """Disqualify a seat now (rule sets with a ``disqualify``); the link records the step."""
+        """Disqualify a seat now (rule sets that ``disqualifies``); the link records the step."""
         self.rules.disqualify(self.state, seat)
         self._moves = None
 

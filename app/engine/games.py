@@ -1,5 +1,5 @@
-"""The rule sets by name. Each is built once per process and table: its tables cost a few
-milliseconds."""
+"""The rule sets by name, and each table's shared instance: built once per process and table,
+as its tables cost a few milliseconds."""
 
 from __future__ import annotations
 
@@ -10,20 +10,21 @@ from .parcheesi import Parcheesi
 from .red_arse import RedArse
 from .red_arse_settings import settings
 
-_RULES = {"parcheesi": Parcheesi, "red-arse": RedArse, "ludo": Ludo}
-
-ALL = tuple(_RULES)  # every rule set: the command line plays them all
-NAMES = ("parcheesi", "red-arse", "ludo")  # the games the web app offers
+# Every rule set by its name: the one list of games (the link format's own, app/link.py GAMES,
+# is checked against it by tests/test_rule_sets.py). The web app offers them all, and the
+# command line plays them all.
+RULE_SETS = {rules.name: rules for rules in (Parcheesi, RedArse, Ludo)}
+NAMES = tuple(RULE_SETS)
 # The games' names as players say them: each a Text, so a message that names a game says it in
 # the message's language ("Parchís" in Spanish); str() of one is the English.
-TITLES = {name: rules.title for name, rules in _RULES.items()}
+TITLES = {name: rules.title for name, rules in RULE_SETS.items()}
 
 
 @cache
 def rules_for(name: str, options: int = 0):
     """The shared rule-set instance for ``name`` and the table ``options`` (the link's number:
     Parcheesi has none); ``KeyError`` for an unknown game, ``ValueError`` for unknown options."""
-    rules = _RULES[name]
+    rules = RULE_SETS[name]
     if rules is Parcheesi:
         if options:
             raise ValueError("Parcheesi has no table options")

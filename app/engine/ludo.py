@@ -19,9 +19,9 @@ from __future__ import annotations
 from typing import ClassVar, Final
 
 from .boards import LUDO_4, LUDO_6, RaceBoard
-from .core import MOVE, OVER, ROLL, IllegalMove, Move, OneDie
+from .core import MOVE, OVER, ROLL, IllegalMove, Move, Race, Words
 from .notation import read_seats, write_seats
-from .text import Text
+from .text import N_, Text
 
 # Final: compiled (app/native.py), a constant rather than a name looked up.
 HOME: Final = -1  # a piece at home, before it comes out ("casa")
@@ -85,27 +85,55 @@ def ludo_options(capacity: int) -> int:
     return 0 if capacity == 4 else capacity
 
 
-class Ludo(OneDie):
+class Ludo(Race):
     """The rule set for one table: its capacity, chosen when the game is created (the link's
     options: ``ludo_options``), decides the board: 52 squares for up to 4 players, 78 for 5 or 6.
     Players may join a game in progress until the table is full."""
 
-    name = "ludo"
+    name: ClassVar[str] = "ludo"
     title: ClassVar[str] = Text("Ludo")
     joins: ClassVar[bool] = True  # until the table is full
     disqualifies: ClassVar[bool] = True
     rematches: ClassVar[bool] = True
+    ranks: ClassVar[bool] = True
+    hosted: ClassVar[bool] = True
+    move_seconds: ClassVar[int] = 10  # the rule text's; none at a table with a bot
+    timed_with_bots: ClassVar[bool] = False
+    boards: ClassVar[tuple[int, ...]] = (4, 6)  # up to 4 players, 5 or 6
+    end: ClassVar[str] = "G"
+    entry: ClassVar[str] = "out"
+    words: ClassVar[Words] = Words(
+        no_move=N_("No move: a piece comes out on a 6."),
+        move=N_("Piece %(n)s from %(src)s to %(dst)s with %(dice)s"),
+        enter=N_("Bring a piece out with %(dice)s"),
+        players=N_("%(title)s takes 2 to %(seats)s players on the %(squares)s-square "
+                   "board."),
+        piece_at=N_("piece %(n)s on %(place)s"),
+        at_start=N_("%(n)s at home"),
+        finished=N_("%(n)s in the goal"),
+        sent_back=N_("%(who)s sent %(whom)s's piece home"),
+        brought_home=N_("%(who)s brought a piece to the goal"),
+        label_enter=N_("Bring a piece out (6)"),
+        label_move=N_("Piece on %(src)s to %(dst)s (%(die)s)"),
+        said_enter=N_("%(who)s brought a piece out (6)"),
+        said_move=N_("%(who)s moved a piece from %(src)s to %(dst)s (%(die)s)"),
+        end_place=N_("the goal"),
+        path_place=N_("home column %(n)s"))
     # 2: each seat rolls its own dice, so a capture or a piece home (an extra roll) moves nobody
     # else's; links of version 1 (one stream for the table) still replay (app/engine/dice.py).
     rules_version = 2
     seat_dice_since: int | None = 2
+
+    @staticmethod
+    def board_options(size: int) -> int:
+        return ludo_options(size)
 
     def __init__(self, options: int = 0):
         if options not in (0, 2, 3, 5, 6):
             raise ValueError("unknown Ludo options")
         self.options = options
         self.capacity = options or 4
-        self.board: RaceBoard = LUDO_6 if self.capacity > 4 else LUDO_4
+        self.board = LUDO_6 if self.capacity > 4 else LUDO_4
         self.goal = self.board.home
         self.last = self.board.last
         colors = range(len(self.board.entries))
@@ -129,7 +157,7 @@ class Ludo(OneDie):
         self._check_seats(colors)
         if first in waiting or len(colors) - len(waiting) < 2:
             raise ValueError("a game starts with two players or more, one of them first")
-        return self._state(colors, [[HOME] * 4 for _ in colors], first, ROLL, 0, (), waiting)
+        return self._state(colors, [[HOME] * self.pieces for _ in colors], first, ROLL, 0, (), waiting)
 
     def _check_seats(self, colors) -> None:
         """Refuse seats this table can't have (``initial`` and ``parse`` alike)."""
@@ -149,7 +177,7 @@ class Ludo(OneDie):
         return state
 
     def join(self, state: State, seat: int) -> None:
-        """A player joins the game in progress: four pieces at home, and a place in the turn
+        """A player joins the game in progress: their pieces at home, and a place in the turn
         order (they play when it reaches them)."""
         if seat not in state.waiting or state.phase == OVER:
             raise IllegalMove("that seat can't join now")
@@ -161,10 +189,19 @@ class Ludo(OneDie):
         if state.phase == OVER or seat in state.placed or seat in state.out or \
                 seat in state.waiting:
             raise IllegalMove("that seat can't be disqualified now")
-        state.pos[seat] = [HOME] * 4
+        state.pos[seat] = [HOME] * self.pieces
         state.out += (seat,)
         if not self._finish_if_alone(state) and state.turn == seat:
             self._end_move(state, False)
+
+    def placed(self, state: State) -> tuple[int, ...]:
+        return state.placed
+
+    def out(self, state: State) -> tuple[int, ...]:
+        return state.out
+
+    def waiting(self, state: State) -> frozenset[int]:
+        return state.waiting
 
     def _finish_if_alone(self, state: State) -> bool:
         """End the game when one player is left: they take the next place, then the
@@ -225,7 +262,7 @@ class Ludo(OneDie):
         pieces[k] = q
         again = state.die == 6
         if q == self.goal:
-            if pieces.count(q) == 4:  # the four are in: placed, no extra roll
+            if pieces.count(q) == self.pieces:  # all are in: placed, no extra roll
                 state.placed += (seat,)
                 if not self._finish_if_alone(state):
                     self._end_move(state, False)
@@ -247,7 +284,7 @@ class Ludo(OneDie):
         pieces[k] = q
         changes = [(seat, pieces)]
         if q == self.goal:
-            if pieces.count(q) == 4:
+            if pieces.count(q) == self.pieces:
                 placed = state.placed + (seat,)
                 active = [s for s in range(len(state.colors)) if s not in placed and
                           s not in state.waiting and s not in state.out]
@@ -277,16 +314,10 @@ class Ludo(OneDie):
 
     # -- notation -----------------------------------------------------------------------------------
 
-    def _square(self, color: int, p: int) -> str:
-        return self.board.square_text(color, p, "G")
-
-    def _progress(self, color: int, text: str) -> int:
-        return self.board.progress_of(color, text, "G")
-
     def format(self, state: State) -> str:
         """The position in notation (``docs/notation.md``)."""
         letters = self.board.colors.lower()
-        seats = write_seats(letters, state.colors, state.pos, self._square)
+        seats = write_seats(letters, state.colors, state.pos, self.place_text)
         fields = [self.name + ("6" if self.capacity > 4 else ""), seats]
         if state.phase == OVER:
             fields += [letters[state.colors[state.placed[0]]], "over"]
@@ -309,7 +340,7 @@ class Ludo(OneDie):
             raise ValueError("expected: ludo[6] <seats> <to move> <die|roll|over> [placed:..] "
                              "[waiting:..] [out:..]")
         letters = self.board.colors.lower()
-        colors, pos = read_seats(fields[1], letters, self._progress, "pieces")
+        colors, pos = read_seats(fields[1], letters, self.place_of, "pieces", self.pieces)
         self._check_seats(colors)
         turn = colors.index(letters.index(fields[2]))
         placed: tuple[int, ...] = ()
@@ -334,37 +365,3 @@ class Ludo(OneDie):
             if not 1 <= die <= 6:
                 raise ValueError("a die shows 1 to 6")
         return self._state(colors, pos, turn, phase, die, placed, waiting, out)
-
-    def describe(self, state: State, move: Move) -> str:
-        return self.move_text(state.colors[state.turn], move)
-
-    def move_text(self, color: int, move: Move) -> str:
-        letter = self.board.colors[color].lower()
-        if move.src == HOME:
-            return f"{letter} out 6"
-        return f"{letter} {self._square(color, move.src)}-{self._square(color, move.dst)} " \
-               f"{move.values[0]}"
-
-    def move_label(self, color: int, move: Move) -> Text:
-        """A move in a player's words, for the page: "Piece on 12 to 15 (3)"."""
-        if move.src == HOME:
-            return Text("Bring a piece out (6)")
-        return Text("Piece on %(src)s to %(dst)s (%(die)s)", **self._move_places(color, move))
-
-    def move_said(self, color: int, move: Move, who: str) -> Text:
-        """A move as the feed tells it: "Ana moved a piece from 12 to 15 (3)"."""
-        if move.src == HOME:
-            return Text("%(who)s brought a piece out (6)", who=who)
-        return Text("%(who)s moved a piece from %(src)s to %(dst)s (%(die)s)", who=who,
-                    **self._move_places(color, move))
-
-    def _move_places(self, color: int, move: Move) -> dict:
-        return {"src": self._place(color, move.src), "dst": self._place(color, move.dst),
-                "die": move.values[0]}
-
-    def _place(self, color: int, p: int) -> str:
-        if p == self.goal:
-            return Text("the goal")
-        if p > self.last:
-            return Text("home column %(n)s", n=p - self.last)
-        return self._square(color, p)

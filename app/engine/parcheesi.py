@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any, ClassVar, Optional, Sequence, cast
 
 from .boards import PARCHEESI, RaceBoard
-from .core import MOVE, OVER, ROLL, IllegalMove, Move, RuleSet
+from .core import MOVE, OVER, ROLL, IllegalMove, Move, Race, Words
 from .notation import read_seats, write_seats
-from .text import Text
+from .text import N_, Text
 
 NEST = -1
 CAPTURE_BONUS = 20
@@ -78,14 +78,34 @@ class State:
         return f"<parcheesi {Parcheesi().format(self)}>"
 
 
-class Parcheesi(RuleSet):
+class Parcheesi(Race):
     """The rule set. One instance holds the board's precomputed tables and is shared freely.
 
     Its seats share one stream of dice, and always will: who rolls next follows from the dice
     alone (doubles), never from a choice, so nobody can steer anyone's dice."""
 
-    name = "parcheesi"
+    name: ClassVar[str] = "parcheesi"
     title: ClassVar[str] = Text("Parcheesi")
+    dice_count = 2
+    end: ClassVar[str] = "H"
+    entry: ClassVar[str] = "enter"
+    words: ClassVar[Words] = Words(
+        no_move=N_("No move: a pawn comes out on a 5 (one die, or the two added up)."),
+        move=N_("Pawn %(n)s from %(src)s to %(dst)s with %(dice)s"),
+        enter=N_("Enter a pawn with %(dice)s"),
+        players=N_("%(title)s takes 2 to %(seats)s players."),
+        bonus=N_("Use the %(bonus)s bonus on pawn %(n)s, from %(src)s to %(dst)s"),
+        piece_at=N_("pawn %(n)s on %(place)s"),
+        at_start=N_("%(n)s in the nest"),
+        finished=N_("%(n)s at Home"),
+        sent_back=N_("%(who)s sent %(whom)s's pawn back to the nest"),
+        brought_home=N_("%(who)s brought a pawn Home"),
+        label_enter=N_("Enter a pawn (%(used)s)"),
+        label_move=N_("Pawn on %(src)s to %(dst)s (%(used)s)"),
+        said_enter=N_("%(who)s entered a pawn (%(used)s)"),
+        said_move=N_("%(who)s moved a pawn from %(src)s to %(dst)s (%(used)s)"),
+        end_place=N_("Home"),
+        path_place=N_("home row %(n)s"))
 
     def __init__(self, board: RaceBoard = PARCHEESI):
         self.board = board
@@ -779,18 +799,19 @@ class Parcheesi(RuleSet):
             state.ones &= ~bit
         state.count[cell] -= 1
 
+    def to_play(self, state: State) -> list[int]:
+        """The dice and bonuses still to play."""
+        return list(state.pool)
+
+    def doubles(self, state: State) -> int:
+        return state.doubles
+
     # -- notation ------------------------------------------------------------------------------
-
-    def _square(self, color: int, p: int) -> str:
-        return self.board.square_text(color, p, "H")
-
-    def _progress(self, color: int, text: str) -> int:
-        return self.board.progress_of(color, text, "H")
 
     def format(self, state: State) -> str:
         """The position in notation (``docs/notation.md``)."""
         letters = self.board.colors.lower()
-        seats = write_seats(letters, state.colors, state.pos, self._square)
+        seats = write_seats(letters, state.colors, state.pos, self.place_text)
         fields = ["parcheesi", seats]
         if state.phase == OVER:
             fields += [letters[state.colors[cast(int, state.winner)]], "won"]
@@ -801,7 +822,7 @@ class Parcheesi(RuleSet):
             fields.append(f"d{state.doubles}")
         if state.pairs != self._default_pairs(state):
             color = state.colors[state.turn]
-            fields.append("pairs:" + (",".join(f"{i}{j}@{self._square(color, p)}"
+            fields.append("pairs:" + (",".join(f"{i}{j}@{self.place_text(color, p)}"
                                                for i, j, p in state.pairs) or "-"))
         return " ".join(fields)
 
@@ -818,7 +839,7 @@ class Parcheesi(RuleSet):
         if len(fields) < 4 or fields[0] != "parcheesi":
             raise ValueError("expected: parcheesi <seats> <to move> <dice|roll|won> [dN] [pairs:..]")
         letters = self.board.colors.lower()
-        colors, pos = read_seats(fields[1], letters, self._progress, "pawns")
+        colors, pos = read_seats(fields[1], letters, self.place_of, "pawns", self.pieces)
         self._check_seats(colors)
         turn = colors.index(letters.index(fields[2]))
         doubles = 0
@@ -828,7 +849,7 @@ class Parcheesi(RuleSet):
                 doubles = int(extra[1:])
             elif extra.startswith("pairs:"):
                 pairs = tuple(
-                    (int(item[0]), int(item[1]), self._progress(colors[turn], item[3:]))
+                    (int(item[0]), int(item[1]), self.place_of(colors[turn], item[3:]))
                     for item in extra[6:].split(",") if item != "-"
                 )
             else:
@@ -846,43 +867,3 @@ class Parcheesi(RuleSet):
         if "pairs:" not in text:
             state.pairs = self._default_pairs(state)
         return state
-
-    def describe(self, state: State, move: Move) -> str:
-        """A move in words for logs and the command line, e.g. ``y 10-13 3``."""
-        return self.move_text(state.colors[state.turn], move)
-
-    def move_text(self, color: int, move: Move) -> str:
-        """``describe`` for a move by ``color`` (history entries know the seat, not the state)."""
-        letter = self.board.colors[color].lower()
-        used = "+".join(map(str, move.values))
-        if move.src == NEST:
-            return f"{letter} enter {used}"
-        return f"{letter} {self._square(color, move.src)}-{self._square(color, move.dst)} {used}"
-
-    def move_label(self, color: int, move: Move) -> Text:
-        """A move in a player's words, for the page: "Pawn on 44 to 45 (1)"."""
-        if move.src == NEST:
-            return Text("Enter a pawn (%(used)s)", used=self._used(move))
-        return Text("Pawn on %(src)s to %(dst)s (%(used)s)", **self._move_places(color, move))
-
-    def move_said(self, color: int, move: Move, who: str) -> Text:
-        """A move as the feed tells it: "Ana moved a pawn from 44 to 45 (1)"."""
-        if move.src == NEST:
-            return Text("%(who)s entered a pawn (%(used)s)", who=who, used=self._used(move))
-        return Text("%(who)s moved a pawn from %(src)s to %(dst)s (%(used)s)", who=who,
-                    **self._move_places(color, move))
-
-    @staticmethod
-    def _used(move: Move) -> str:
-        return " + ".join(map(str, move.values))
-
-    def _move_places(self, color: int, move: Move) -> dict:
-        return {"src": self._place(color, move.src), "dst": self._place(color, move.dst),
-                "used": self._used(move)}
-
-    def _place(self, color: int, p: int) -> str:
-        if p == self.home:
-            return Text("Home")
-        if p > self.board.last:
-            return Text("home row %(n)s", n=p - self.board.last)
-        return self._square(color, p)

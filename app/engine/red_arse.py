@@ -24,7 +24,7 @@ from functools import cache
 from typing import ClassVar, Final, NamedTuple, cast
 
 from .boards import HOME_ENTRY, RED_ARSE_4, RED_ARSE_6, RING_SEGMENT, RingBoard
-from .core import CLAIM, MOVE, OVER, ROLL, IllegalMove, Move, OneDie
+from .core import CLAIM, MOVE, OVER, ROLL, IllegalMove, Move, RuleSet, Words
 from .notation import read_seats, write_seats
 from .text import N_, Text
 from .red_arse_settings import RULE_KEYS, options_for, settings
@@ -125,15 +125,35 @@ class State:
         return f"<red-arse {self.colors} {self.pos} turn={self.turn} {self.phase} {self.die}>"
 
 
-class RedArse(OneDie):
+class RedArse(RuleSet):
     """The rule set for one table: a board and its house rules (``red_arse_settings``)."""
 
-    name = "red-arse"
+    name: ClassVar[str] = "red-arse"
     title: ClassVar[str] = Text("Red Arse")
+    move_seconds: ClassVar[int] = 30  # the rule text's
+    boards: ClassVar[tuple[int, ...]] = (4, 6)
+    words: ClassVar[Words] = Words(
+        no_move=N_("No move: a marble comes out on a 1 or a 6."),
+        move=N_("Marble %(n)s from %(src)s to %(dst)s with %(dice)s"),
+        enter=N_("Bring marble %(n)s out to %(dst)s with %(dice)s"),
+        players=N_("%(title)s takes 2 to %(seats)s players on the %(seats)s-player "
+                   "board."),
+        piece_at=N_("marble %(n)s on %(place)s"),
+        at_start=N_("%(n)s in base"),
+        finished=N_("%(n)s in their home"),
+        sent_back=N_("%(who)s sent %(whom)s's marble back to base"),
+        brought_home=N_("%(who)s brought a marble into their home"))
     # 2: each seat rolls its own dice, so a re-roll claimed, missed or earned moves nobody
     # else's; links of version 1 (one stream for the table) still replay (app/engine/dice.py).
     rules_version = 2
     seat_dice_since: int | None = 2
+
+    @staticmethod
+    def board_options(size: int) -> int:
+        return options_for(size)
+
+    def board_size(self) -> int:
+        return self.board.seats
 
     def __init__(self, options: int = 0):
         table = settings(options)
@@ -403,7 +423,8 @@ class RedArse(OneDie):
 
     # -- notation ---------------------------------------------------------------------------------
 
-    def _place_text(self, color: int, place: int) -> str:
+    def place_text(self, color: int, place: int) -> str:
+        """A place in notation."""
         if place == BASE:
             return "n"
         if place == self.center:
@@ -415,7 +436,8 @@ class RedArse(OneDie):
         own = "" if owner_color == color else self.board.colors[owner_color].lower()
         return f"h{slot + 1}{own}"
 
-    def _place(self, color: int, text: str) -> int:
+    def place_of(self, color: int, text: str) -> int:
+        """The place ``place_text`` wrote; ``ValueError`` for one that isn't."""
         if text == "n":
             return BASE
         if text == "c":
@@ -433,7 +455,7 @@ class RedArse(OneDie):
     def format(self, state: State) -> str:
         """The position in notation (``docs/notation.md``)."""
         letters = self.board.colors.lower()
-        seats = write_seats(letters, state.colors, state.pos, self._place_text)
+        seats = write_seats(letters, state.colors, state.pos, self.place_text)
         table = settings(self.options)
         fields = [self.name + ("6" if table["board"] == 6 else ""), seats]
         if state.phase == OVER:
@@ -454,7 +476,7 @@ class RedArse(OneDie):
         if table_of(text) != self.options:
             raise ValueError("this position is for another table (board or house rules)")
         letters = self.board.colors.lower()
-        colors, pos = read_seats(fields[1], letters, self._place, "marbles")
+        colors, pos = read_seats(fields[1], letters, self.place_of, "marbles", self.pieces)
         self._check_seats(colors)
         turn = colors.index(letters.index(fields[2]))
         phase, die, winner = fields[3], 0, None
@@ -466,13 +488,10 @@ class RedArse(OneDie):
                 raise ValueError("a die shows 1 to 6")
         return self._state(colors, pos, turn, phase, die, winner)
 
-    def describe(self, state: State, move: Move) -> str:
-        """A move in notation words: ``r 19-15 -4`` walks, ``r hop 15-29 1`` hops corners."""
-        return self.move_text(state.colors[state.turn], move)
-
     def move_text(self, color: int, move: Move) -> str:
+        """A move in notation words: ``r 19-15 -4`` walks, ``r hop 15-29 1`` hops corners."""
         letter = self.board.colors[color].lower()
-        src, dst = self._place_text(color, move.src), self._place_text(color, move.dst)
+        src, dst = self.place_text(color, move.src), self.place_text(color, move.dst)
         hop = "hop " if self._is_hop(color, move) else ""
         return f"{letter} {hop}{src}-{dst} {move.values[0]}"
 
@@ -496,10 +515,10 @@ class RedArse(OneDie):
     def _move_kind(self, color: int, move: Move) -> tuple[str, dict]:
         """Which of the move's wordings applies (a key of ``MOVE_LABELS``) and its places."""
         src, dst, die = move.src, move.dst, move.values[0]
-        places = {"dst": self._words(color, dst), "die": die}
+        places = {"dst": self.place_words(color, dst), "die": die}
         if src == BASE:
             return "out", places
-        places["src"] = self._words(color, src)
+        places["src"] = self.place_words(color, src)
         if self._is_hop(color, move):
             if die == BACK:
                 return "hop back", places
@@ -509,14 +528,37 @@ class RedArse(OneDie):
             return "raid", places
         return ("back" if die == BACK else "walk"), places
 
-    def _words(self, color: int, place: int) -> str:
+    def place_words(self, color: int, place: int, bare: bool = True) -> str:
+        board = self.board
         if place == self.center:
             return Text("the center")
-        owner = self.board.home_owner(place)
+        owner = board.home_owner(place)
         if owner is None:
-            return str(place + 1)
+            return str(place + 1) if bare else Text("hole %(n)s", n=place + 1)
         owner_color, slot = owner
         if owner_color == color:
             return Text("home slot %(n)s", n=slot + 1)
-        return Text(OTHER_HOME_SLOT[self.board.color_names[owner_color]], n=slot + 1)
+        return Text(OTHER_HOME_SLOT[board.color_names[owner_color]], n=slot + 1)
 
+    def piece_at(self, color: int, k: int, place: int) -> str:
+        if place == self.center:
+            return Text("marble %(n)s in the center", n=k + 1)
+        return super().piece_at(color, k, place)
+
+    def finished(self, color: int, place: int) -> bool:
+        owner = self.board.home_owner(place)
+        return owner is not None and owner[0] == color
+
+    def to_go(self, color: int, place: int) -> int:
+        """Holes to go: from the start the whole way; from the center, out through the corner
+        nearest home."""
+        board, track = self.board, self.track
+        owner = board.home_owner(place)
+        if owner is not None:
+            return 0 if owner[0] == color else track
+        entry = board.home_entry(color)
+        if place < 0:
+            place = board.start(color) - 1
+        elif place == self.center:
+            return 1 + min((entry - q) % track for q in range(track) if board.is_inside_corner(q))
+        return (entry - place) % track + 1

@@ -194,10 +194,10 @@ def _review_view(played: Game, step: int, state, answer: dict) -> dict:
                          chance=None if o["chance"] is None else round(o["chance"], 4),
                          loss=None if o["loss"] is None else round(o["loss"], 1),
                          grade=o["grade"], playouts=o["playouts"], missed=o["missed"],
-                         reasons=[i18n.say(analysis.REASONS[rules.name][key])
-                                  for key in o["missed"]])
+                         reasons=[i18n.say(reason)
+                                  for reason in analysis.reasons(rules, o["missed"])])
                     for o in options],
         "not_graded": [o["index"] for o in options if o["grade"] is None],
-        "pieces": [[] if seat in getattr(state, "out", ()) else list(pos)
+        "pieces": [[] if seat in rules.out(state) else list(pos)
                    for seat, pos in enumerate(state.pos)],  # a Ludo seat still out: none
         "playouts": sum(o["playouts"] for o in options)}

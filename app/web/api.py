@@ -21,13 +21,16 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request, send_from_directory
 
 from app import i18n
-from app.engine.games import NAMES as GAMES, TITLES
+from app.engine.games import RULE_SETS, TITLES
 from app.link import LANGUAGES
 from app.web import ROOT
 from app.web.layout import board_layout, board_options
 from app.web.parse import BadRequest, message
 
 bp = Blueprint("api", __name__)
+# What asking for a board a game isn't played on is told (parse.MESSAGES), for the games played
+# on more than one.
+OTHER_BOARD = {"red-arse": "red_arse_board", "ludo": "ludo_board_query"}
 
 
 @bp.get("/i18n/<lang>.json")
@@ -53,13 +56,13 @@ def openapi():
 @bp.get("/boards/<game>")
 def board(game):
     """The board's drawing; Red Arse's and Ludo's ``?board=4`` (the default) or ``?board=6``."""
-    if game not in GAMES:
+    if game not in RULE_SETS:
         raise BadRequest(message("no_game", name=repr(game)))
     size = request.args.get("board")
-    if game in ("red-arse", "ludo"):
-        if size not in (None, "4", "6"):
-            raise BadRequest(message("red_arse_board" if game == "red-arse"
-                                     else "ludo_board_query"))
+    boards = RULE_SETS[game].boards
+    if len(boards) > 1:
+        if size not in (None, *map(str, boards)):
+            raise BadRequest(message(OTHER_BOARD[game]))
     elif size is not None:
         raise BadRequest(message("one_board", title=TITLES[game]))
     response = jsonify(board_layout(game, board_options(game, int(size or 4))))

@@ -41,7 +41,6 @@ from app.engine import boards
 
 FILLS = {"yellow": "#e8b400", "blue": "#2a6fdb", "red": "#d33a2c", "green": "#2a9d4b",
          "purple": "#8044b8", "orange": "#ee7b16"}
-GAMES = ("parcheesi", "red-arse", "ludo")
 PIECES = 4
 
 
@@ -64,31 +63,21 @@ def _color(board, c: int) -> dict:
 def board_layout(game: str, options: int = 0) -> dict:
     """The drawing of ``game``'s board for the table ``options`` describe; ``ValueError`` for
     an unknown game or options."""
-    if game == "parcheesi":
-        return _parcheesi()
-    if game == "red-arse":
-        from app.engine.red_arse_settings import settings
+    from app.engine.games import rules_for
 
-        return red_arse(settings(options)["board"])
-    if game == "ludo":  # options: the table's capacity, which chose the board
-        from app.engine.games import rules_for
-
-        return ludo(len(rules_for("ludo", options).board.entries))
-    raise ValueError(f"No game called {game!r}.")
+    try:
+        rules = rules_for(game, options)
+    except KeyError:
+        raise ValueError(f"No game called {game!r}.") from None
+    return DRAWINGS[game](rules.board_size())
 
 
 def board_options(game: str, size: int) -> int:
     """The table options that draw ``game``'s board of ``size`` seats (4 or 6: Red Arse's and
     Ludo's; the others have one board)."""
-    if game == "red-arse":
-        from app.engine.red_arse_settings import options_for
+    from app.engine.games import RULE_SETS
 
-        return options_for(size)
-    if game == "ludo":
-        from app.engine.ludo import ludo_options
-
-        return ludo_options(size)
-    return 0
+    return RULE_SETS[game].board_options(size)
 
 
 # -- Parcheesi ----------------------------------------------------------------------------------
@@ -412,3 +401,7 @@ def ludo(arms: int) -> dict:
     return {"game": "ludo", "board": arms, "view": view, "outline": outline, "cells": cells,
             "squares": squares, "colors": colors, "places": None, "home_progress": goal,
             "nest_progress": -1}
+
+
+# Each game's board drawn for its number of seats (Parcheesi has one board).
+DRAWINGS = {"parcheesi": lambda seats: _parcheesi(), "red-arse": red_arse, "ludo": ludo}

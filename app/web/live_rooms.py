@@ -7,10 +7,9 @@ it, and the pages open one from the New game form and show it (``/r/<code>``).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flask import current_app, request
 
+from app.engine.games import RULE_SETS
 from app.ledger import digest
 from app.play import Game, auto_steps
 from app.rooms import SPEEDS, Room, RoomFull, Rooms, read_code
@@ -22,11 +21,6 @@ from app.web.parse import BadRequest, MovedOn, message
 from app.web.turns import keys, now, public_url
 from app.web.views import path_of
 
-# Each roll and move's time in a room (seconds; 0: no timer), by game, unless the room's maker
-# chooses: Red Arse's text gives 30 s, Ludo's 10 (in rooms without bots: a Ludo table with a
-# bot has none), Parcheesi's none (docs/rooms.md).
-TIMERS = {"parcheesi": 0, "red-arse": 30, "ludo": 10}
-UNTIMED_WITH_BOTS = {"ludo"}
 TIMER_SECONDS = range(3, 301)  # a timer's choices besides 0
 # How long a phone takes to show a step (static/js/table.js replay(), at the normal pace): a
 # player's time starts once the others' steps are shown.
@@ -76,10 +70,11 @@ def find(code: str, credential=None) -> Room:
 
 
 def parse_timer(game: str, seconds, seats) -> int:
-    """A room's timer from a request: the game's own for these ``seats`` when it says none."""
+    """A room's timer from a request: the game's own for these ``seats`` when it says none
+    (``RuleSet.move_seconds``, docs/rooms.md)."""
     if seconds is None:
-        bots = any(seat.bot for seat in seats)
-        return 0 if bots and game in UNTIMED_WITH_BOTS else TIMERS[game]
+        rules, bots = RULE_SETS[game], any(seat.bot for seat in seats)
+        return 0 if bots and not rules.timed_with_bots else rules.move_seconds
     if type(seconds) is not int or (seconds and seconds not in TIMER_SECONDS):
         raise BadRequest(message("timer"))
     return seconds
@@ -90,7 +85,7 @@ def lobby_game(game: str, seats: list, options: int, host: int, lang: str) -> Ga
     host's Start plays them), and its players take every step by hand (a room's timers and
     the rules expect it)."""
     played = Game.new(game, seats, keys(), options=options, by_hand=True)
-    return Game(replace(played.header, host=host, lang=lang), played.match, played.keys)
+    return played.replaced(host=host, lang=lang)
 
 
 def open_room(played: Game, color: int, record, timer: int = 0, lobby: bool = False) -> Room:
@@ -101,7 +96,7 @@ def open_room(played: Game, color: int, record, timer: int = 0, lobby: bool = Fa
     step by hand (its timers and the rules expect it). ``lobby``: a new game waits for the
     host's Start, with no timer running."""
     if not played.header.by_hand:
-        played = Game(replace(played.header, by_hand=True), played.match, played.keys)
+        played = played.replaced(by_hand=True)
     seats = played.header.seats
     host = seats[played.header.host].color if played.rules.joins else color
     try:
@@ -121,6 +116,11 @@ def record_new(played: Game):
     return lambda code: ledger().begin(
         played.header.seed, played.token(), len(played.match.steps), to_move(played),
         bookkeeping.device(), room=code)
+
+
+def seat_of(seats, color: int) -> int:
+    """The number of the seat that plays ``color`` (a room knows its phones by color)."""
+    return next(i for i, seat in enumerate(seats) if seat.color == color)
 
 
 def credential(room: Room, color: int) -> str:

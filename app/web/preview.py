@@ -49,7 +49,9 @@ PANEL = (WIDTH - BOARD) // 2
 FRAME = 12                  # the band around the image, in the color of the seat to move
 RENDER_VERSION = "1"        # change it when the drawing changes: the ETag and caches follow
 
-# The page's colors (static/css/app.css), with its opacities blended over what lies below.
+# The page's colors (static/css/app.css), with its opacities blended over what lies below; the
+# boards' own by game, as the page's stylesheet has them (drawing, which the rules know nothing
+# of).
 INK, PAGE = "#1d1d1f", "#fafaf7"
 FELT = {"ludo": "#fbf7ee"}
 FELT_DEFAULT = "#f3ead7"
@@ -58,6 +60,7 @@ ENTRY = {"yellow": "#f4d35e", "blue": "#8fb3ee", "red": "#ec8f86", "green": "#8f
          "purple": "#b99bd8", "orange": "#f5b57c"}
 STAR, STAR_LINE = "#f6d25a", "#9a7b1c"
 OUTLINE = {"ludo": ("#fffdf8", "#b9ad94", .06), "red-arse": ("#e6d3ae", "#b49a6a", .08)}
+HOME_MIX = {"ludo": .8}  # how much of its color a home column's square takes (else .55)
 HOLE, HOLE_LINE = "#5a4a32", "#3d3122"
 CORNER, CORNER_LINE = "#cdb58a", "#8c7447"
 PIECE_LINE = "#222222"
@@ -96,17 +99,6 @@ def fetched_for_preview() -> bool:
 
 # -- the words -----------------------------------------------------------------------------------
 
-# What a move that sends a piece back is called, per game (the page's feed says it the same).
-SENT_BACK = {
-    "parcheesi": N_("%(who)s sent %(whom)s's pawn back to the nest"),
-    "red-arse": N_("%(who)s sent %(whom)s's marble back to base"),
-    "ludo": N_("%(who)s sent %(whom)s's piece home"),
-}
-HOME = {
-    "parcheesi": N_("%(who)s brought a pawn Home"),
-    "red-arse": N_("%(who)s brought a marble into their home"),
-    "ludo": N_("%(who)s brought a piece to the goal"),
-}
 OG_LOCALES = {"en": "en_US", "es": "es_AR"}
 
 
@@ -228,7 +220,7 @@ def _events(game, watch: Watch | None, seat: int, start: int, end: int) -> list:
     """The pieces ``seat``'s turn (steps ``start`` to ``end``) sent back and brought home, as
     sentences; a capture is seen only while ``watch`` keeps the pieces before and after it."""
     history, seats = game.match.history, game.header.seats
-    who, color, game_name = seats[seat].name, seats[seat].color, game.header.game
+    who, color, words = seats[seat].name, seats[seat].color, game.rules.words
     said, sent_back = [], set()
     start_pieces = [[-1] * game.rules.pieces for _ in seats]
     for i in range(start, end):
@@ -241,9 +233,9 @@ def _events(game, watch: Watch | None, seat: int, start: int, end: int) -> list:
             for other, (was, now) in enumerate(zip(before, after)):
                 if other != seat and now.count(-1) > was.count(-1) and other not in sent_back:
                     sent_back.add(other)
-                    said.append(Text(SENT_BACK[game_name], who=who, whom=seats[other].name))
-        if _reached_home(game, color, what):
-            said.append(Text(HOME[game_name], who=who))
+                    said.append(Text(words.sent_back, who=who, whom=seats[other].name))
+        if game.rules.finished(color, what.dst) and not game.rules.finished(color, what.src):
+            said.append(Text(words.brought_home, who=who))
     return said
 
 
@@ -271,24 +263,6 @@ def _unique(said: list) -> list:
             seen.add(key)
             kept.append(text)
     return kept
-
-
-def _reached_home(game, color: int, move) -> bool:
-    """Whether ``move`` (of ``color``) brought a piece home: Parcheesi's Home, Ludo's goal, a
-    Red Arse marble into its own home column (from outside it)."""
-    if game.header.game == "red-arse":
-        board = game.rules.board
-
-        def own(place):
-            owner = board.home_owner(place) if place >= 0 else None
-            return owner is not None and owner[0] == color
-
-        return own(move.dst) and not own(move.src)
-    return move.dst == _home_progress(game) and move.src != move.dst
-
-
-def _home_progress(game) -> int | None:
-    return board_layout(game.header.game, game.header.options)["home_progress"]
 
 
 def generic_words(lang: str) -> dict:
@@ -450,8 +424,7 @@ def _draw_board(canvas: _Canvas, layout: dict) -> None:
         elif shape == "square":
             points = _square(x, y, cell.get("angle"))
             if kind == "home":
-                canvas.polygon(points, fill=_mix(color["fill"], under,
-                                                 .8 if game == "ludo" else .55))
+                canvas.polygon(points, fill=_mix(color["fill"], under, HOME_MIX.get(game, .55)))
             else:
                 fill = ENTRY.get(cell.get("color"), SQUARE) if kind == "entry" else SQUARE
                 canvas.polygon(points, fill=fill, line=SQUARE_LINE, width=.04)
@@ -521,7 +494,7 @@ def _draw_seats(draw, layout: dict, game, colors: list[int], scale: int) -> None
     and ringed, with a gold star when the game is over; seats out of the game faded."""
     seats, state = game.header.seats, game.state
     now = state.winner if game.over else state.turn
-    out = set(getattr(state, "out", ()))
+    out = set(game.rules.out(state))
     n = len(seats)
     gap = min(92, (HEIGHT - 2 * FRAME - 60) / max(n, 1))
     top = HEIGHT / 2 - gap * (n - 1) / 2
@@ -579,7 +552,7 @@ def _box(cx: float, cy: float, r: float, scale: int) -> tuple[float, float, floa
 
 def pieces_of(game) -> list[list[int]]:
     """The pieces on the board (a disqualified Ludo seat's are off it: views.game_view)."""
-    out = getattr(game.state, "out", ())
+    out = game.rules.out(game.state)
     return [[] if i in out else list(p) for i, p in enumerate(game.state.pos)]
 
 

@@ -61,7 +61,7 @@ def read_game(token: str, since: int | None = None, invite: bool = False,
     body["moved_on"] = None if current else moved_on(standing)
     body["room"] = standing.room if standing is not None else None
     body["fixed_steps"] = fixed_steps(token, standing) if standing and current else []
-    if played.over and played.header.game == "ludo":  # the rematch is offered to the host only
+    if played.over and played.rules.rematches:  # the rematch is offered to the host only
         body["host_here"] = host_here(played, request.args.get("host"))
     if invite:
         body["message"] = send_link(played, None, body["url"], deliver=False)

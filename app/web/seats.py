@@ -16,7 +16,8 @@ from flask import current_app
 from app import i18n, phone_numbers
 from app.engine import red_arse_settings
 from app.engine.bots import BOT_LEVELS
-from app.engine.games import NAMES as GAMES, TITLES, rules_for
+from app.engine.games import RULE_SETS, TITLES, rules_for
+from app.engine.text import Text
 from app.engine.ludo import ludo_options
 from app.link import Seat
 from app.names import clean as clean_name
@@ -44,7 +45,7 @@ def parse_table(data: dict) -> tuple[str, int, list[Seat], int, str]:
     lang = parse_lang(data.get("lang"), i18n.page_lang())
     i18n.use_table_lang(lang)
     game = data.get("game", "parcheesi")
-    if not isinstance(game, str) or game not in GAMES:
+    if not isinstance(game, str) or game not in RULE_SETS:
         raise BadRequest(message("no_game", name=repr(game)) if isinstance(game, str) else
                          message("game_name"))
     options = parse_settings(game, data.get("settings"))
@@ -57,16 +58,24 @@ def parse_settings(game: str, settings) -> int:
     """The link's options for a game's table settings (see ``red_arse_settings``)."""
     if settings is None or settings == {}:
         return 0
-    if game == "ludo":  # the table's capacity ("board": 4 or 6 is a table of that many)
-        if not isinstance(settings, dict) or len(settings) != 1 or \
-                not set(settings) <= {"capacity", "board"}:
-            raise BadRequest(message("ludo_settings"))
-        capacity = settings.get("capacity", settings.get("board"))
-        if type(capacity) is not int or capacity not in range(2, 7):
-            raise BadRequest(message("ludo_table"))
-        return ludo_options(capacity)
-    if game != "red-arse":
+    if game not in SETTINGS:
         raise BadRequest(message("no_settings", title=TITLES[game]))
+    return SETTINGS[game](settings)
+
+
+def _ludo_settings(settings) -> int:
+    """Ludo's table: its capacity ("board": 4 or 6 is a table of that many)."""
+    if not isinstance(settings, dict) or len(settings) != 1 or \
+            not set(settings) <= {"capacity", "board"}:
+        raise BadRequest(message("ludo_settings"))
+    capacity = settings.get("capacity", settings.get("board"))
+    if type(capacity) is not int or capacity not in range(2, 7):
+        raise BadRequest(message("ludo_table"))
+    return ludo_options(capacity)
+
+
+def _red_arse_settings(settings) -> int:
+    """Red Arse's table: its board and the house rules switched off."""
     if not isinstance(settings, dict) or not set(settings) <= {"board", "off"}:
         raise BadRequest(message("red_arse_settings"))
     board, off = settings.get("board", 4), settings.get("off", [])
@@ -81,6 +90,11 @@ def parse_settings(game: str, settings) -> int:
     return red_arse_settings.options_for(board, off=off)
 
 
+# The settings object of each game that has one, read into the link's options: each game's own
+# shape and errors, as the API describes them (static/openapi.json).
+SETTINGS = {"ludo": _ludo_settings, "red-arse": _red_arse_settings}
+
+
 def parse_players(game: str, players, options: int = 0, lang: str = "en",
                   numbers: list[int] | None = None) -> list[Seat]:
     """Seats from the request, in turn order (around the board in the direction of play);
@@ -90,11 +104,8 @@ def parse_players(game: str, players, options: int = 0, lang: str = "en",
     rules = rules_for(game, options)
     names = rules.board.color_names
     if not isinstance(players, list) or not 2 <= len(players) <= rules.capacity:
-        if game == "ludo":
-            raise BadRequest(message("players_on_board", title=TITLES[game],
-                                     seats=rules.capacity, squares=rules.board.track))
-        raise BadRequest(message("players_on_ring" if game == "red-arse" else "players",
-                                 title=TITLES[game], seats=len(names)))
+        raise BadRequest(Text(rules.words.players, title=TITLES[game], seats=rules.capacity,
+                              squares=rules.board.track))
     numbers = numbers or list(range(1, len(players) + 1))
     seats = [parse_player(player, names, n, lang) for n, player in zip(numbers, players)]
     if all(s.bot for s in seats):
@@ -161,8 +172,9 @@ def bot_name(bot: int, lang: str, number: int | None = None) -> str:
 
 def parse_host(game: str, host, players: list, seats: list[Seat], options: int) -> int:
     """The creator's seat (seats are sorted) from their place in the request's ``players``
-    (Ludo; the first human listed by default). The host is a human: bots add nobody."""
-    if game != "ludo":
+    (a game whose tables have one; the first human listed by default). The host is a human:
+    bots add nobody."""
+    if not RULE_SETS[game].hosted:
         if host is not None:
             raise BadRequest(message("no_host", title=TITLES[game]))
         return 0

@@ -40,7 +40,7 @@ def send_link(played: Game, mover: str | None, url: str, deliver: bool = True,
     "Send to" button), so nobody gets a text from a stranger's number unasked.
     """
     if played.over:
-        if played.header.game != "ludo":
+        if not played.rules.rematches:
             return {"to": None, "text": None, "status": "game-over", "error": None,
                     "sms_href": None, "whatsapp_href": None, "whatsapp": False,
                     "channel": None, "pushed": False}
