@@ -26,7 +26,7 @@ from app.web import bookkeeping
 from app.web.bookkeeping import current_standing, ledger
 from app.web.limits import limits
 from app.web.live_rooms import (device_digest, due, find, lobby_game, open_room, parse_timer,
-                                record_new, room_url, rooms)
+                                record_new, room_url, rooms, seat_of)
 from app.web.parse import (BadRequest, NotHost, NotYours, TableFull, WrongSeat, json_body, message,
                            since_arg)
 from app.web.seats import default_name, parse_table
@@ -41,6 +41,8 @@ RESOLVE_GRACE_SECONDS = 1.0
 # How long after a re-roll's window (CLAIM_SECONDS, from the step that opened it) anyone seated
 # may let it go for a player whose phone went away: the table never waits on a closed page.
 CLAIM_GRACE_SECONDS = 3
+# How many times a change is tried on the room read again when another request wrote first.
+TRIES = 3
 
 
 class Stale(ValueError):
@@ -195,14 +197,28 @@ def present(room: Room, credential) -> Room:
     return rooms().seen(room, color, now(), waits) or rooms().get(room.code) or room
 
 
+def tries(code: str, credential, resolved: bool = True):
+    """The room ``code`` for a change written with its compare-and-swap, read again each time
+    another request wrote between our read and our write (a poll marking a phone seen, another
+    phone's step), ``TRIES`` times at most: the caller stops once its write is in, and else
+    raises ``stale``. ``resolved``: with a wait that is over resolved first (``resolve``)."""
+    for _attempt in range(TRIES):
+        room = find(code, credential)
+        yield resolve(room) if resolved else room
+
+
+def stale(room: Room, since: int | None) -> Stale:
+    """The refusal of a change the room moved on under: the room as it is now."""
+    return Stale(message("stale"), room_view(rooms().get(room.code) or room, since))
+
+
 @bp.post("/rooms/<code>/gone")
 def gone(code):
     """This phone's page is closing or hidden (``{"credential"}``, sent as a beacon): its seat
     shows as disconnected at once, and its turn, if it is theirs, waits for it (``waits_until``).
     Its next poll from a visible page brings it back. Answered 204, whatever the credential."""
     data = json_body()
-    for _attempt in range(3):  # another request may write between our read and our write
-        room = find(code, data.get("credential"))
+    for room in tries(code, data.get("credential"), resolved=False):
         color = rooms().color_of(room, data.get("credential"))
         if color is None or room.members[color].gone is not None or \
                 rooms().gone(room, color, now()):
@@ -250,7 +266,7 @@ def create():
 
 def _joined(room: Room, color: int, since: int | None, status: int = 200):
     played = Game.from_token(room.token, keys())
-    seat = next(i for i, s in enumerate(played.header.seats) if s.color == color)
+    seat = seat_of(played.header.seats, color)
     return _answer(room, since, status,
                    you={"seat": seat, "credential": rooms().credential(room, color)})
 
@@ -288,8 +304,7 @@ def join(code):
     joined from) keeps its seat. ``?since=N`` as for reading."""
     since = since_arg()
     data = json_body()
-    for attempt in range(3):  # a poll marking a phone seen may write between our read and write
-        room = resolve(find(code, data.get("credential")))
+    for attempt, room in enumerate(tries(code, data.get("credential"))):
         played = Game.from_token(room.token, keys())
         i18n.use_table_lang(played.header.lang)
         mine = rooms().color_of(room, data.get("credential"))
@@ -324,13 +339,13 @@ def join(code):
         written = rooms().write(seated, now(), token=joined.token(), due=waits)
         if written:
             return _joined(written, wanted, since)
-    raise Stale(message("stale"), room_view(rooms().get(room.code) or room, since))
+    raise stale(room, since)
 
 
 def _renamed(played: Game, color: int, name: str) -> Game:
     """The game with the free seat of ``color`` named ``name`` (kept as it is when blank)."""
     seats = played.header.seats
-    seat = next(i for i, s in enumerate(seats) if s.color == color)
+    seat = seat_of(seats, color)
     if not name:
         return played
     if name.casefold() in {clean_name(s.name).casefold() for i, s in enumerate(seats)
@@ -345,7 +360,7 @@ def _seated(played: Game, color: int, name: str, room: Room) -> Game:
     started room, a bot the newcomer leaves first to move plays at once."""
     seats = played.header.seats
     if color in {s.color for s in seats}:
-        taken = seats[next(i for i, s in enumerate(seats) if s.color == color)].name
+        taken = seats[seat_of(seats, color)].name
         raise TableFull(message("seat_not_free", name=taken))
     if not _can_add(played):
         if not played.rules.joins or len(seats) >= played.rules.capacity:
@@ -381,9 +396,8 @@ def steps(code):
         raise BadRequest(message("steps"))
     # Another phone's poll marking it seen may write between our read and our write: that is
     # no new version, so the step is played again on the room as it is then.
-    for _attempt in range(3):
+    for room in tries(code, data.get("credential")):
         # a step after its time is refused: what was played for them stands
-        room = resolve(find(code, data.get("credential")))
         played = Game.from_token(room.token, keys())
         played.source = "room#" + room.code  # claim tickets: this room's, whatever its link
         i18n.use_table_lang(played.header.lang)
@@ -403,7 +417,7 @@ def steps(code):
         if written:
             break
     else:
-        raise Stale(message("stale"), room_view(rooms().get(room.code) or room, since))
+        raise stale(room, since)
     extra = {}
     if played.match.phase == CLAIM and played.match.turn == seat:
         extra["claim"] = {"ticket": played.claim_ticket(now()), "seconds": CLAIM_SECONDS}
@@ -425,8 +439,8 @@ def _check_mover(room: Room, played: Game, color: int | None, moves: list) -> No
     if color is None:
         raise NotYours(message("seat_free" if mover.color not in room.members else
                                "not_your_seat", name=mover.name))
-    seat = next(i for i, s in enumerate(seats) if s.color == color)
-    raise WrongSeat(message("not_your_turn", turn=mover.name, seat=seats[seat].name))
+    seat = seats[seat_of(seats, color)]
+    raise WrongSeat(message("not_your_turn", turn=mover.name, seat=seat.name))
 
 
 @bp.post("/rooms/<code>/start")
@@ -436,8 +450,7 @@ def start(code):
     runs. Anyone else: 403. A room already started is answered as it is (a second tap)."""
     since = since_arg()
     data = json_body()
-    for _attempt in range(3):  # another request may write between our read and our write
-        room = find(code, data.get("credential"))
+    for room in tries(code, data.get("credential"), resolved=False):
         if room.started:
             return _answer(room, since)
         played = Game.from_token(room.token, keys())
@@ -449,7 +462,7 @@ def start(code):
                                 due=due(begun, 0, room))
         if written:
             return analyse_ahead(_answer(written, since), begun, 0)
-    raise Stale(message("stale"), room_view(rooms().get(room.code) or room, since))
+    raise stale(room, since)
 
 
 def _host_name(room: Room, played: Game) -> str:
@@ -465,8 +478,7 @@ def _at_the_table(played: Game, room: Room) -> Game:
         raise TurnError(message("two_to_start"))
     host_color = seats[played.header.host].color
     host = next((i for i, s in enumerate(kept) if s.color == host_color), 0)
-    begun = Game(replace(played.header, seats=kept, host=host), played.match,
-                 played.keys).restarted()
+    begun = played.replaced(seats=kept, host=host).restarted()
     begun.play_bots()
     return begun
 
@@ -477,20 +489,19 @@ def come_back(code):
     (``{"credential"}``): their turns are theirs again, from the next one."""
     since = since_arg()
     data = json_body()
-    for _attempt in range(3):  # another request may write between our read and our write
-        room = resolve(find(code, data.get("credential")))
+    for room in tries(code, data.get("credential")):
         played = Game.from_token(room.token, keys())
         i18n.use_table_lang(played.header.lang)
         color = rooms().color_of(room, data.get("credential"))
         if color is None:
             raise NotYours(message("no_seat_here"))
-        seat = next(i for i, s in enumerate(played.header.seats) if s.color == color)
+        seat = seat_of(played.header.seats, color)
         if seat not in played.away():
             raise TurnError(message("not_away", name=played.header.seats[seat].name))
         written = rooms().write(room, now(), token=played.with_player_back(seat).token())
         if written:
             return _answer(written, since)
-    raise Stale(message("stale"), room_view(rooms().get(room.code) or room, since))
+    raise stale(room, since)
 
 
 @bp.post("/rooms/<code>/speed")
@@ -504,8 +515,7 @@ def speed(code):
     if not isinstance(chosen, str) or chosen not in SPEEDS:
         raise BadRequest(message("speed"))
     limits().take("speeds")
-    for _attempt in range(3):  # another request may write between our read and our write
-        room = resolve(find(code, data.get("credential")))
+    for room in tries(code, data.get("credential")):
         if rooms().color_of(room, data.get("credential")) is None:
             raise NotYours(message("no_seat_here"))
         if room.speed == chosen:
@@ -513,7 +523,7 @@ def speed(code):
         written = rooms().write(room, now(), speed=chosen)
         if written:
             return _answer(written, since)
-    raise Stale(message("stale"), room_view(rooms().get(room.code) or room, since))
+    raise stale(room, since)
 
 
 @bp.post("/rooms/<code>/rematch")
@@ -528,8 +538,7 @@ def rematch(code):
     if not played.rules.rematches:
         raise TurnError(message("no_rematch"))
     if rooms().color_of(room, data.get("credential")) != room.host:
-        host = next((s.name for s in played.header.seats if s.color == room.host), "")
-        raise NotHost(message("start_rematch", host=host))
+        raise NotHost(message("start_rematch", host=_host_name(room, played)))
     again = played.rematched()  # TurnError (422) while the game goes on
     again.play_bots()  # bots to move first play at once
     ledger().begin(again.header.seed, again.token(), len(again.match.steps),
@@ -537,7 +546,7 @@ def rematch(code):
     written = rooms().write(room, now(), token=again.token(),
                             due=due(again, len(again.match.steps), room))
     if written is None:  # a second tap, or another change, came first
-        raise Stale(message("stale"), room_view(rooms().get(room.code) or room, since))
+        raise stale(room, since)
     return _answer(written, since)
 
 
@@ -549,8 +558,7 @@ def leave(code):
     closes the room. Answered with the room (``{"closed": true}`` once it is closed)."""
     since = since_arg()
     data = json_body()
-    for _attempt in range(3):  # another request may write between our read and our write
-        room = resolve(find(code, data.get("credential")))
+    for room in tries(code, data.get("credential")):
         color = rooms().color_of(room, data.get("credential"))
         if color is None:
             raise NotYours(message("no_seat_here"))
@@ -560,12 +568,11 @@ def leave(code):
         if not gone.closed:
             play_on(played, gone)
             if played.rules.joins and gone.host != room.host:
-                host = next(i for i, s in enumerate(played.header.seats) if s.color == gone.host)
-                played = Game(replace(played.header, host=host), played.match, played.keys)
+                played = played.replaced(host=seat_of(played.header.seats, gone.host))
         written = rooms().write(gone, now(), token=played.token(),
                                 due=due(played, start, gone))
         if written and written.closed:
             return jsonify(closed=True, code=written.code)
         if written:
             return _answer(written, since)
-    raise Stale(message("stale"), room_view(rooms().get(room.code) or room, since))
+    raise stale(room, since)
