@@ -12,8 +12,7 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 
 from app import compose_links, i18n
 from app.engine import red_arse_settings
-from app.engine.games import NAMES as GAMES, TITLES, rules_for
-from app.engine.ludo import ludo_options
+from app.engine.games import NAMES as GAMES, RULE_SETS, TITLES, rules_for
 from app.engine.text import N_, Text
 from app.link import LANGUAGES
 from app.play import Game
@@ -90,7 +89,7 @@ def remember_language(response):
 # Parcheesi, ``ra_play0``... for Red Arse, ``lu_play0``... for Ludo), so the form works without
 # JavaScript; the page's script only shows the chosen game's part.
 FIELD_PREFIX = {"parcheesi": "", "red-arse": "ra_", "ludo": "lu_"}
-DEFAULT_SEATS = {"parcheesi": (0, 2), "red-arse": (0, 2), "ludo": (0, 2)}
+DEFAULT_SEATS = (0, 2)  # the seats ticked at first: two players facing each other
 # Who plays a seat, besides a person: the bots' strengths and how the form says them.
 BOT_CHOICES = (("easy", N_("Bot (easy)")), ("medium", N_("Bot (medium)")),
                ("hard", N_("Bot (hard)")))
@@ -114,7 +113,7 @@ def _home(form=None, error=None):
     lang = i18n.page_lang()
     tables = [{"game": game, "title": i18n.say(TITLES[game]), "prefix": FIELD_PREFIX[game],
                "colors": rules_for(game, _widest(game)).board.color_names,
-               "defaults": DEFAULT_SEATS[game], "lang": _table_lang(game, lang, form),
+               "defaults": DEFAULT_SEATS, "lang": _table_lang(game, lang, form),
                "rules": _rules_url(game, lang)}
               for game in GAMES]
     return render_template("home.html", tables=tables, form=form, error=error,
@@ -133,9 +132,8 @@ def _table_lang(game: str, page: str, form=None) -> str:
 
 def _widest(game: str) -> int:
     """The options of the game's biggest board (every color the form may offer)."""
-    if game == "ludo":
-        return ludo_options(6)
-    return red_arse_settings.options_for(6) if game == "red-arse" else 0
+    rules = RULE_SETS[game]
+    return rules.board_options(max(rules.boards))
 
 
 @bp.get("/")
@@ -158,7 +156,7 @@ def new_game():
         players, host, numbers = [], None, []
         for i in range(len(names)):
             if form.get(f"{prefix}play{i}"):  # a blank name is the placeholder, numbered by color
-                if game == "ludo" and form.get("lu_host") == str(i):
+                if RULE_SETS[game].hosted and form.get(f"{prefix}host") == str(i):
                     host = len(players)
                 bot = form.get(f"{prefix}bot{i}") or None  # a strength, or a human
                 phone = form.get(f"{prefix}phone{i}", "")
@@ -184,7 +182,7 @@ def new_game():
     if live:  # the creator's phone takes their seat (kept by the page from the address's #c=)
         limits().take("made")
         played = live_rooms.lobby_game(game, seats, options, host, lang)
-        color = played.header.seats[host if game == "ludo" else next(
+        color = played.header.seats[host if played.rules.hosted else next(
             i for i, seat in enumerate(played.header.seats) if not seat.bot)].color
         room = live_rooms.open_room(played, color, live_rooms.record_new(played), timer,
                                     lobby=True)
@@ -200,15 +198,21 @@ def _form_number(text: str):
 
 
 def _form_settings(game: str, form) -> dict | None:
-    """Red Arse's board and house rules from the form: a rule is on when its box is ticked (a
-    form without the rules' boxes, ``rules_shown``, keeps them all on); Ludo's board."""
-    if game == "ludo":
-        capacity = form.get("lu_capacity", "4")
-        if capacity not in ("2", "3", "4", "5", "6"):
-            raise BadRequest(message("ludo_table"))
-        return {"capacity": int(capacity)}
-    if game != "red-arse":
-        return None
+    """The table's settings from the form, as the API takes them (None: a game with none)."""
+    return FORM_SETTINGS[game](form) if game in FORM_SETTINGS else None
+
+
+def _ludo_form(form) -> dict:
+    """Ludo's table: its capacity."""
+    capacity = form.get("lu_capacity", "4")
+    if capacity not in ("2", "3", "4", "5", "6"):
+        raise BadRequest(message("ludo_table"))
+    return {"capacity": int(capacity)}
+
+
+def _red_arse_form(form) -> dict:
+    """Red Arse's board and house rules: a rule is on when its box is ticked (a form without
+    the rules' boxes, ``rules_shown``, keeps them all on)."""
     board = form.get("board", "4")
     if board not in ("4", "6"):
         raise BadRequest(message("red_arse_board_form"))
@@ -218,13 +222,14 @@ def _form_settings(game: str, form) -> dict | None:
     return {"board": int(board), "off": off}
 
 
+# The settings fields of each game that has some, by the game's part of the form.
+FORM_SETTINGS = {"ludo": _ludo_form, "red-arse": _red_arse_form}
+
+
 def _board_size(played: Game) -> int | None:
-    """Red Arse's and Ludo's board, 4 or 6 (Red Arse: the board its settings chose)."""
-    if played.header.game == "red-arse":
-        return red_arse_settings.settings(played.header.options)["board"]
-    if played.header.game == "ludo":
-        return 6 if played.rules.capacity > 4 else 4
-    return None
+    """The board its table chose, 4 or 6, of a game played on more than one."""
+    rules = played.rules
+    return rules.board_size() if len(rules.boards) > 1 else None
 
 
 @cache
