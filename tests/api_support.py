@@ -29,13 +29,14 @@ class Api:
 
 
 def play_until_turn_over(client, view, pick: int = 0):
-    """Roll and take the legal move at ``pick`` (the first; -1: the last) until the turn
-    passes; returns (steps, last view)."""
+    """Roll, take the legal move at ``pick`` (the first; -1: the last) and let re-rolls go until
+    the turn passes; returns (steps, last view), the steps as the server answers them (its only
+    moves included)."""
     seat, steps = view["turn"], []
     while True:
-        step = "roll" if view["phase"] == "roll" else {
-            k: view["legal"][pick][k] for k in ("from", "to", "values")}
-        steps.append(step)
+        phase = view["phase"]
+        steps.append("roll" if phase == "roll" else "miss" if phase == "claim" else
+                     {k: view["legal"][pick][k] for k in ("from", "to", "values")})
         response = client.post(f"/api/games/{view['token']}/moves",
                                json={"seat": seat, "steps": steps})
         assert response.status_code == 200, response.json
@@ -47,41 +48,9 @@ def play_until_turn_over(client, view, pick: int = 0):
         view = after
 
 
-def turn_steps(client, view) -> tuple[list, dict]:
-    """Roll and take the first legal move until the turn is over, through ``/moves``: the steps
-    (as ``/turn`` takes them) and the last view."""
-    seat, steps = view["turn"], []
-    while True:
-        steps.append("roll" if view["phase"] == "roll" else
-                     {k: view["legal"][0][k] for k in ("from", "to", "values")})
-        after = client.post(f"/api/games/{view['token']}/moves",
-                            json={"seat": seat, "steps": steps}).json
-        if after["turn_over"]:
-            return steps, after
-        view = dict(after, token=view["token"])
-
-
-def first_choice(client, view):
-    """The steps of the turn at ``view``, taking the first move offered and letting re-rolls go,
-    as the server answers them (its only moves included)."""
-    seat, steps, now = view["turn"], [], view
-    while True:
-        if now["phase"] == "roll":
-            steps.append("roll")
-        elif now["phase"] == "claim":
-            steps.append("miss")
-        else:
-            steps.append({k: now["legal"][0][k] for k in ("from", "to", "values")})
-        now = client.post(f"/api/games/{view['token']}/moves",
-                          json={"seat": seat, "steps": steps}).json
-        steps = now["turn_steps"]
-        if now["turn_over"]:
-            return steps, now
-
-
-def whole_turn(client, view) -> list:
-    """The steps of the turn at ``view`` (``turn_steps``)."""
-    return turn_steps(client, view)[0]
+def whole_turn(client, view, pick: int = 0) -> list:
+    """The steps of the turn at ``view`` (``play_until_turn_over``)."""
+    return play_until_turn_over(client, view, pick)[0]
 
 
 def said(move) -> dict:

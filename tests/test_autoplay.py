@@ -9,8 +9,6 @@ from app.keys import Keys
 from app.play import Game
 from workbench.games import link_game
 
-from api_support import first_choice
-
 KEYS = Keys.for_tests("autoplay")
 TABLES = {
     "parcheesi": ["yellow", "blue", "red", "green"],
@@ -58,7 +56,7 @@ def test_turns_with_nothing_to_decide_play_themselves_and_only_the_next_decision
     texted = 0
     for _ in range(12):  # a dozen hand-offs in the early game, when pieces wait for a 6
         start, steps_seat = view["steps"], view["turn"]
-        steps, _ = first_choice(client, view)
+        steps, _ = api.play_turn(view)
         before = len(twilio.requests)
         view = client.post(f"/api/games/{view['token']}/turn",
                            json={"seat": view["turn"], "steps": steps}).json
@@ -191,7 +189,7 @@ def test_a_game_of_people_by_link_texts_only_the_turns_with_a_decision(client, g
     assert made["hand_offs"] <= 0.7 * made["player_turns"]
 
 
-def test_a_turn_that_comes_back_to_its_sender_goes_to_nobody(client, twilio, monkeypatch):
+def test_a_turn_that_comes_back_to_its_sender_goes_to_nobody(client, api, twilio, monkeypatch):
     # Three people, every one with a number (one by WhatsApp), the early game: the others' turns
     # often pass with no 6 to come out on, and the next decision is the sender's own again.
     import itertools
@@ -210,7 +208,7 @@ def test_a_turn_that_comes_back_to_its_sender_goes_to_nobody(client, twilio, mon
     came_back = handed_on = 0
     for _ in range(60):
         sender = view["turn"]
-        steps, _ = first_choice(client, view)
+        steps, _ = api.play_turn(view)
         before = len(twilio.requests)
         view = client.post(f"/api/games/{view['token']}/turn",
                            json={"seat": sender, "steps": steps}).json

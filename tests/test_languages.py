@@ -16,7 +16,6 @@ import pytest
 from app import i18n, link
 from app.keys import Keys
 from app.play import Game
-from api_support import turn_steps
 
 KEYS = Keys.for_tests("languages")
 TEMPLATES = Path(__file__).resolve().parents[1] / "app" / "web" / "templates"
@@ -68,7 +67,7 @@ def test_move_labels_come_in_the_table_s_language_or_the_one_asked_for(client, a
     rolled = client.post(f"/api/games/{made['token']}/moves",
                          json={"seat": made["turn"], "steps": ["roll"]}).json
     while rolled["phase"] != "move":  # no 6 yet: Ludo waits for one; pass the turn on
-        steps, _ = turn_steps(client, made)
+        steps, _ = api.play_turn(made)
         made = client.post(f"/api/games/{made['token']}/turn",
                            json={"seat": made["turn"], "steps": steps}).json
         rolled = client.post(f"/api/games/{made['token']}/moves",
@@ -86,18 +85,18 @@ def test_move_labels_come_in_the_table_s_language_or_the_one_asked_for(client, a
 def test_the_turn_can_change_the_table_s_language_for_the_next_link(client, api):
     made = api.create("parcheesi", [{"name": "Ana", "color": "yellow"},
                                     {"name": "Ben", "color": "red"}])
-    steps, _ = turn_steps(client, made)
+    steps, _ = api.play_turn(made)
     nxt = client.post(f"/api/games/{made['token']}/turn",
                       json={"seat": made["turn"], "steps": steps, "lang": "es"}).json
     assert nxt["lang"] == "es" and lang_of(nxt["token"]) == "es"
     assert "hizo su jugada. Te toca en Boardpass" in nxt["message"]["text"]
     # The next turn without "lang" keeps it.
-    steps, _ = turn_steps(client, nxt)
+    steps, _ = api.play_turn(nxt)
     later = client.post(f"/api/games/{nxt['token']}/turn",
                         json={"seat": nxt["turn"], "steps": steps}).json
     assert later["lang"] == "es"
     bad = client.post(f"/api/games/{later['token']}/turn",
-                      json={"seat": later["turn"], "steps": turn_steps(client, later)[0], "lang": "de"})
+                      json={"seat": later["turn"], "steps": api.play_turn(later)[0], "lang": "de"})
     assert bad.status_code == 400
 
 
@@ -163,7 +162,7 @@ def test_error_pages_speak_the_visitor_s_language(client):
     assert form.status_code == 400 and "Al Ludo juegan de 2 a 4" in form.data.decode()
 
 
-def test_a_failed_text_is_explained_in_the_table_s_language(client, twilio):
+def test_a_failed_text_is_explained_in_the_table_s_language(client, api, twilio):
     for number in ("+14155550100", "+14155550199"):
         twilio.reject(number, message="Unknown number.")
     game = Game.new("parcheesi", [link.Seat("Ana", 0, phone="+14155550100"),
@@ -172,7 +171,7 @@ def test_a_failed_text_is_explained_in_the_table_s_language(client, twilio):
     from dataclasses import replace
     game = Game(replace(game.header, lang="es"), game.match, KEYS)
     view = client.get(f"/api/games/{game.token()}").json
-    steps, _ = turn_steps(client, view)
+    steps, _ = api.play_turn(view)
     nxt = client.post(f"/api/games/{view['token']}/turn",
                       json={"seat": view["turn"], "steps": steps}).json
     assert nxt["message"]["status"] == "failed"

@@ -14,7 +14,7 @@ from app import link
 from app.keys import Keys
 from app.play import Game
 from app.web import create_app
-from api_support import host_key, play_until_turn_over
+from api_support import host_key, whole_turn
 
 KEYS = Keys.for_tests("safety")
 T0 = 1_800_000_000.0
@@ -55,11 +55,6 @@ def new_game(browser, deadline_hours: int = 0, phones=(ANA, BEN)) -> dict:
                                                 "autoplay": False})
     assert response.status_code == 201, response.json
     return response.json
-
-
-def whole_turn(browser, view, pick: int = 0) -> list:
-    """A turn's steps: roll, then the legal move at ``pick`` (the first; -1: the last)."""
-    return play_until_turn_over(browser, view, pick)[0]
 
 
 # -- 1. a text goes out at most once per game step and recipient --------------------------------

@@ -22,7 +22,7 @@ from app.web import preview, preview_images
 from app.web.layout import board_layout
 from app.web.views import Recorder
 
-from api_support import first_choice
+from api_support import play_until_turn_over
 
 KEYS = Keys.for_tests("previews")
 
@@ -153,7 +153,7 @@ def sent_on(client, view: dict) -> dict:
     """The turn at ``view`` played (the first move offered, every re-roll let go) and sent:
     the API's answer for the next link."""
     seat = view["turn"]
-    steps, _ = first_choice(client, view)
+    steps, _ = play_until_turn_over(client, view)
     sent = client.post(f"/api/games/{view['token']}/turn", json={"seat": seat, "steps": steps})
     assert sent.status_code == 200, sent.json
     return client.get(f"/api/games/{sent.json['token']}").json
