@@ -252,7 +252,7 @@ def create():
     data = json_body()
     game, options, seats, host, lang = parse_table(data)
     players = data["players"]
-    me = data.get("me", data.get("host") if game == "ludo" else None)
+    me = data.get("me", data.get("host") if rules_for(game, options).hosted else None)
     if me is None:
         me = next(i for i, player in enumerate(players) if not player.get("bot"))
     if type(me) is not int or not 0 <= me < len(players) or players[me].get("bot"):
