@@ -8,7 +8,7 @@ import time
 
 from app.engine import bots
 from app.engine.core import OVER, ROLL
-from app.engine.games import rules_for, table_settings
+from app.engine.games import rules_for
 from app.keys import Keys
 from app.play import Game, demo_seats, simulation_seed
 from workbench.games import SIM_KEYS_LABEL, hand_offs, play_random, table_options
@@ -41,7 +41,7 @@ def simulate(game: str, players: int, games: int, seed: int | str, options: int 
     return {
         "game": game,
         "players": players,
-        "settings": table_settings(rules_for(game, options)),
+        "settings": rules_for(game, options).table_settings(),
         "seed": seed,
         "moves_by": strength,
         "games_finished": games,
@@ -101,7 +101,7 @@ def tournament(game: str, players: int, seats: list[str], games: int, seed: str 
                            "win_share_of_seat_games": f"{wins[strength] / n:.3f} "
                                                       f"[{low:.3f}, {high:.3f}]",
                            "ms_per_move": round(1000 * seconds / max(moves, 1), 3)}
-    return {"game": game, "players": players, "settings": table_settings(rules_for(game, options)),
+    return {"game": game, "players": players, "settings": rules_for(game, options).table_settings(),
             "games": games, "fair_share": round(1 / players, 3), "strengths": table}
 
 

@@ -101,6 +101,10 @@ class RuleSet:
         """The seats of this table's board."""
         raise NotImplementedError
 
+    def table_settings(self) -> dict:
+        """The table's settings as players see them ({}: none)."""
+        return {}
+
     def initial(self, colors: tuple[int, ...], first: int):
         """Everyone's pieces at the start, ``first`` to roll; ``colors`` in turn order."""
         raise NotImplementedError

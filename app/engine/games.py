@@ -8,7 +8,6 @@ from functools import cache
 from .ludo import Ludo
 from .parcheesi import Parcheesi
 from .red_arse import RedArse
-from .red_arse_settings import settings
 
 # Every rule set by its name: the one list of games (the link format's own, app/link.py GAMES,
 # is checked against it by tests/test_rule_sets.py). The web app offers them all, and the
@@ -30,16 +29,6 @@ def rules_for(name: str, options: int = 0):
             raise ValueError("Parcheesi has no table options")
         return rules()
     return rules(options)
-
-
-def table_settings(rules) -> dict:
-    """A table's settings as players see them: Red Arse's board and house rules switched off,
-    Ludo's capacity and board; {} for Parcheesi, which has none."""
-    if rules.name == "red-arse":
-        return settings(rules.options)
-    if rules.name == "ludo":
-        return {"board": 6 if rules.capacity > 4 else 4, "capacity": rules.capacity}
-    return {}
 
 
 def default_colors(name: str, players: int, options: int = 0) -> tuple[int, ...]:

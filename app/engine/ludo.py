@@ -124,10 +124,6 @@ class Ludo(Race):
     rules_version = 2
     seat_dice_since: int | None = 2
 
-    @staticmethod
-    def board_options(size: int) -> int:
-        return ludo_options(size)
-
     def __init__(self, options: int = 0):
         if options not in (0, 2, 3, 5, 6):
             raise ValueError("unknown Ludo options")
@@ -148,6 +144,14 @@ class Ludo(Race):
         for c in colors:
             for p in range(self.last + 1):
                 self.at[c][self.cell[c][p + 1]] = p
+
+    @staticmethod
+    def board_options(size: int) -> int:
+        return ludo_options(size)
+
+    def table_settings(self) -> dict:
+        """The board and the table's capacity."""
+        return {"board": self.board_size(), "capacity": self.capacity}
 
     # -- positions ----------------------------------------------------------------------------
 

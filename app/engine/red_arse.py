@@ -148,13 +148,6 @@ class RedArse(RuleSet):
     rules_version = 2
     seat_dice_since: int | None = 2
 
-    @staticmethod
-    def board_options(size: int) -> int:
-        return options_for(size)
-
-    def board_size(self) -> int:
-        return self.board.seats
-
     def __init__(self, options: int = 0):
         table = settings(options)
         self.options = options
@@ -175,6 +168,17 @@ class RedArse(RuleSet):
         # Each color's home column: a marble's move can only win when it lands there.
         self._homes = [frozenset(self.board.home(c, k) for k in range(4))
                        for c in range(self.board.seats)]
+
+    @staticmethod
+    def board_options(size: int) -> int:
+        return options_for(size)
+
+    def board_size(self) -> int:
+        return self.board.seats
+
+    def table_settings(self) -> dict:
+        """The board and the house rules switched off."""
+        return settings(self.options)
 
     # -- positions --------------------------------------------------------------------------
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from app.engine.bots import BOT_LEVELS
 from app.engine.core import MOVE, OVER
-from app.engine.games import table_settings
 from app.engine.text import N_, Text
 from app.i18n import translate
 from app import link, review
@@ -126,7 +125,7 @@ def game_view(game: Game, token: str, recorder: Recorder | None = None,
                   for i, m in enumerate(match.legal_moves())],
         # Where everyone stands, in words: the board's description, read out on demand.
         "in_words": spoken.position(game, lang),
-        "settings": table_settings(rules),
+        "settings": rules.table_settings(),
         "first_rolls": [[[seat, total] for seat, total in round_.items()]
                         for round_ in match.start_rounds],
         "commitment": game.commitment(),
