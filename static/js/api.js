@@ -1,5 +1,6 @@
-// Talking to the server: every request the game and room pages make of the API goes through
-// here. An answer that refuses is thrown as an Error in the server's words for the player
+// Talking to the server: the game and room pages' requests to the games' and rooms' API, and
+// the analysis answers review.js waits for (notify.js's switch has its own, with the browser's
+// push service in between). A refusal is thrown as an Error in the server's words for the player
 // (`message`), with its `code`, the room it sends back with a refusal (`room`) and how many
 // seconds it asks to be left alone (`retryAfter`, its Retry-After: a limit reached, a server
 // busy or restarting).
