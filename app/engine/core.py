@@ -130,6 +130,24 @@ class RuleSet:
         """The move is over: the same player rolls again (``again``), or the turn passes."""
         raise NotImplementedError
 
+    def claim(self, state, taken: bool) -> None:
+        """At a claim point: the re-roll taken, or let go (rule sets with claim points)."""
+        raise NotImplementedError
+
+    def join(self, state, seat: int) -> None:
+        """A waiting seat's player joins the game in progress (``joins``)."""
+        raise NotImplementedError
+
+    def disqualify(self, state, seat: int) -> None:
+        """A seat goes out of the game (``disqualifies``)."""
+        raise NotImplementedError
+
+    def landing(self, state, move: Move) -> tuple[int | None, list]:
+        """What a legal move changes, for bots that weigh moves without copying the position:
+        the seat that wins with it or None, and ``(seat, pieces after)`` for each seat it
+        changes."""
+        raise NotImplementedError
+
     def to_play(self, state) -> list[int]:
         """The values still to play (the die)."""
         return [state.die]
