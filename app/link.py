@@ -150,6 +150,12 @@ class Seat:
             raise ValueError("joined, out and medals are counts")
 
 
+def seat_of(seats, color: int) -> int:
+    """The number of the seat in ``seats`` that plays ``color`` (a room knows its phones, and
+    a turn its mover, by color)."""
+    return next(i for i, seat in enumerate(seats) if seat.color == color)
+
+
 @dataclass(frozen=True)
 class Header:
     """Everything about a game except its moves."""

@@ -286,9 +286,9 @@ class Game:
 
     def _playing(self, seat: int) -> bool:
         """Whether the seat still takes turns (not finished, disqualified or yet to join)."""
-        state = self.state
-        return self.match.phase != OVER and seat not in getattr(state, "placed", ()) and \
-            seat not in getattr(state, "out", ()) and seat not in getattr(state, "waiting", ())
+        rules, state = self.rules, self.state
+        return self.match.phase != OVER and seat not in rules.placed(state) and \
+            seat not in rules.out(state) and seat not in rules.waiting(state)
 
     def missed(self, seat: int) -> int:
         """How many of the seat's turns in a row, up to now, were played for them (since they
@@ -449,7 +449,8 @@ class Game:
                     any(s.color >= len(rules.board.color_names) for s in self.header.seats):
                 raise TurnError(N_("The new table must seat everyone at this one, in their "
                                    "colors."))
-        won = medals(self.state.placed, len(self.header.seats), getattr(self.state, "out", ()))
+        won = medals(self.rules.placed(self.state), len(self.header.seats),
+                     self.rules.out(self.state))
         seats = [replace(s, joined=0, out=0, medals=tuple(a + b for a, b in zip(s.medals, won[i])))
                  for i, s in enumerate(self.header.seats)]
         game = Game.new(self.header.game, seats, self.keys, seed, options)

@@ -29,7 +29,6 @@ from collections import deque
 from concurrent.futures import CancelledError, Future
 
 from app import answers, link
-from app.engine import analysis
 from app.engine.core import MOVE
 from app.engine.dice import game_secret
 from app.engine.games import rules_for
@@ -93,8 +92,7 @@ def chances_question(game: Game, state, config) -> answers.Question:
     ``ANALYSIS_PLAYOUTS`` games played out (300) within ``ANALYSIS_BUDGET`` steps (the
     engine's) in the app's ``config``."""
     return answers.question("chances", game.header.game, game.header.options, state,
-                            playouts=_setting(config, "ANALYSIS_PLAYOUTS", analysis.PLAYOUTS),
-                            budget=_setting(config, "ANALYSIS_BUDGET", analysis.BUDGET))
+                            playouts=config["ANALYSIS_PLAYOUTS"], budget=config["ANALYSIS_BUDGET"])
 
 
 def review_question(game: Game, step: int, state, config) -> answers.Question:
@@ -106,15 +104,9 @@ def review_question(game: Game, step: int, state, config) -> answers.Question:
     assert state.phase == MOVE
     return answers.question(
         "review", game.header.game, game.header.options, state,
-        playouts=_setting(config, "REVIEW_PLAYOUTS", analysis.REVIEW_PLAYOUTS),
-        extra=_setting(config, "REVIEW_EXTRA", analysis.REVIEW_EXTRA),
-        budget=_setting(config, "ANALYSIS_BUDGET", analysis.BUDGET),
+        playouts=config["REVIEW_PLAYOUTS"], extra=config["REVIEW_EXTRA"],
+        budget=config["ANALYSIS_BUDGET"],
         first=game.match.steps[step][0])
-
-
-def _setting(config, name: str, default: int) -> int:
-    value = config.get(name)
-    return default if value is None else value
 
 
 # A finished game's page asks for this many reviews at once where every request has an
@@ -145,7 +137,7 @@ def ahead(game: Game, since: int, config, now: float) -> int:
     states = states_at(game, reviews + starts)
     asked = [review_question(game, step, states[step], config) for step in reviews] + \
         [chances_question(game, states[step], config) for step in starts]
-    url, limit = config.get("STORE_URL") or "", config["ANALYSIS_PER_GAME_HOUR"]
+    url, limit = config["STORE_URL"] or "", config["ANALYSIS_PER_GAME_HOUR"]
     return sum(workers.submit(question.key, answers.ahead, url, question, game.header.seed,
                               now, limit) for question in asked)
 

@@ -681,13 +681,11 @@ def test_moves_give_a_claim_ticket_and_a_claim_in_time_becomes_a_receipt(client)
 
 
 def test_a_late_claim_is_a_409_and_the_page_then_lets_it_go(client, monkeypatch):
-    import time as real_time
-    from types import SimpleNamespace
-    from app.web import turns
+    import time
     token, seat, steps = red_arse_claim_point()
     url = f"/api/games/{token}/moves"
     ticket = client.post(url, json={"seat": seat, "steps": steps}).json["claim"]["ticket"]
-    monkeypatch.setattr(turns, "time", SimpleNamespace(time=lambda: real_time.time() + 60))
+    monkeypatch.setitem(client.application.config, "CLOCK", lambda: time.time() + 60)
     late = client.post(url, json={"seat": seat, "steps": steps + [{"claim": ticket}, "roll"]})
     assert_error(late, 409)
     assert late.json["error"]["code"] == "ClaimMissed"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 
 from flask import Flask, request
@@ -28,10 +29,13 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.from_mapping(defaults())
     if config:
         app.config.update(config)
+    # Turns queue their analysis ahead unless a test says otherwise: the suite's many turns
+    # would keep a worker busy with full-size reviews (app/web/turns.py analyse_ahead).
+    app.config.setdefault("ANALYSIS_AHEAD", not app.testing)
     from app.push import contact, parse_services
 
     app.config["PUSH_SERVICES"] = parse_services(app.config["PUSH_SERVICES"])  # or ValueError
-    if contact(app.config["VAPID_SUBJECT"], app.config.get("PUBLIC_URL") or "") is None and \
+    if contact(app.config["VAPID_SUBJECT"], app.config["PUBLIC_URL"] or "") is None and \
             os.environ.get("VAPID_PRIVATE_KEY"):  # (ValueError for a subject of another kind)
         app.logger.warning("Web Push: no VAPID_SUBJECT, and PUBLIC_URL is not https: no "
                            "notification will be sent")
@@ -86,6 +90,7 @@ def defaults() -> dict:
     """Every setting's default: from the environment variable of its name where the docs
     name one (docs/deploy.md, docs/rooms.md, docs/analysis.md), else the product's own.
     ``create_app`` sets them before a test's or a bench's own."""
+    from app.engine import analysis
     from app.review import NICENESS, WAITING
 
     env = os.environ.get
@@ -143,6 +148,14 @@ def defaults() -> dict:
         (0 if on_lambda else max(1, (os.cpu_count() or 1) - 1)),
         ANALYSIS_WAITING=env("ANALYSIS_WAITING") or WAITING,
         ANALYSIS_NICENESS=env("ANALYSIS_NICENESS") or NICENESS,
+        # How much each answer plays out (docs/analysis.md): the games behind a chance to win,
+        # the games per option of a reviewed decision and the most added for a close call, and
+        # the engine's steps any one answer may take. Tests set fewer.
+        ANALYSIS_PLAYOUTS=analysis.PLAYOUTS,
+        REVIEW_PLAYOUTS=analysis.REVIEW_PLAYOUTS,
+        REVIEW_EXTRA=analysis.REVIEW_EXTRA,
+        ANALYSIS_BUDGET=analysis.BUDGET,
+        CLOCK=time.time,  # the server's clock: tests move their own
         # Web Push (app/push.py): the contact push services may write to about our VAPID key
         # (mailto: or https:; PUBLIC_URL when unset, if https: else nothing is pushed), and the
         # push services the server posts to (origins, comma-separated; the browsers' own when

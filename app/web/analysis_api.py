@@ -96,7 +96,7 @@ def _pending(pool: review.Analysts, asked: answers.Question, played: Game, reach
     out."""
     config = current_app.config
     if reachable and not pool.asked(asked.key):
-        pool.submit(asked.key, answers.ahead, config.get("STORE_URL") or "", asked,
+        pool.submit(asked.key, answers.ahead, config["STORE_URL"] or "", asked,
                     played.header.seed, now(), config["ANALYSIS_PER_GAME_HOUR"])
     response = jsonify(pending={"message": i18n.say(review.BUSY)})
     response.status_code = 202

@@ -36,17 +36,15 @@ def store() -> Store:
         with _opening:
             opened = app.extensions.get("boardpass.store")
             if opened is None:
-                opened = open_store(app.config.get("STORE_URL"), _clock(app),
+                opened = open_store(app.config["STORE_URL"], _clock(app),
                                     app.config["STORE_CREATE"])
                 app.extensions["boardpass.store"] = opened
     return opened
 
 
 def _clock(app):
-    """The store's clock: the app's (``CLOCK`` when tests set one), read at every call."""
-    import time
-
-    return lambda: app.config.get("CLOCK", time.time)()
+    """The store's clock: the app's ``CLOCK``, read at every call (tests move theirs)."""
+    return lambda: app.config["CLOCK"]()
 
 
 def ledger() -> Ledger:
@@ -75,7 +73,7 @@ def pusher():
 
     from app.push import contact
 
-    subject = contact(config.get("VAPID_SUBJECT") or "", config.get("PUBLIC_URL") or "")
+    subject = contact(config["VAPID_SUBJECT"] or "", config["PUBLIC_URL"] or "")
     if subject is None:  # said when the server started (create_app)
         return None
     return Pusher(config["KEYS"].vapid, subject, config["PUSH_SERVICES"])

@@ -182,7 +182,7 @@ def _tell_absent(played: Game, seat: int, url: str) -> str | None:
     """Text the absent player that their turn was played (not once disqualified), if they
     have a number and links point at PUBLIC_URL; the text's status."""
     player = played.header.seats[seat]
-    if not player.phone or not current_app.config.get("PUBLIC_URL") or player.out:
+    if not player.phone or not current_app.config["PUBLIC_URL"] or player.out:
         return None
     text = wording.played_for_you_message(player.name, url, played.header.lang,
                                           away=seat in played.away())

@@ -118,11 +118,6 @@ def record_new(played: Game):
         bookkeeping.device(), room=code)
 
 
-def seat_of(seats, color: int) -> int:
-    """The number of the seat that plays ``color`` (a room knows its phones by color)."""
-    return next(i for i, seat in enumerate(seats) if seat.color == color)
-
-
 def credential(room: Room, color: int) -> str:
     return rooms().credential(room, color)
 

@@ -28,11 +28,6 @@ MESSAGES = {
     "ludo_table": N_("A Ludo table seats 2 to 6 players."),
     "ludo_settings": N_("\"settings\" is an object with \"capacity\": the most players the "
                         "table seats, 2 to 6 (up to 4 play on 52 squares, 5 or 6 on 78)."),
-    "players_on_board": N_("%(title)s takes 2 to %(seats)s players on the %(squares)s-square "
-                           "board."),
-    "players_on_ring": N_("%(title)s takes 2 to %(seats)s players on the %(seats)s-player "
-                          "board."),
-    "players": N_("%(title)s takes 2 to %(seats)s players."),
     "host": N_("\"host\" is the number of the player creating the game in \"players\" (0 for "
                "the first)."),
     "no_host": N_("%(title)s tables have no host."),

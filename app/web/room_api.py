@@ -18,7 +18,7 @@ from app import i18n
 from app.engine.core import CLAIM, ROLL
 from app.engine.games import rules_for
 from app.engine.text import Text
-from app.link import MAX_NAME, LinkError, Seat
+from app.link import MAX_NAME, LinkError, Seat, seat_of
 from app.names import clean as clean_name
 from app.play import DISQUALIFY_AFTER, Game, TurnError
 from app.rooms import SPEEDS, Room
@@ -26,7 +26,7 @@ from app.web import bookkeeping
 from app.web.bookkeeping import current_standing, ledger
 from app.web.limits import limits
 from app.web.live_rooms import (device_digest, due, find, lobby_game, open_room, parse_timer,
-                                record_new, room_url, rooms, seat_of)
+                                record_new, room_url, rooms)
 from app.web.parse import (BadRequest, NotHost, NotYours, TableFull, WrongSeat, json_body, message,
                            since_arg)
 from app.web.seats import default_name, parse_table
@@ -70,7 +70,7 @@ def room_state(room: Room, played: Game) -> dict:
     """The room beside its game: its code, version, host, who is in, and the seats free."""
     seats = played.header.seats
     seat_of = {seat.color: i for i, seat in enumerate(seats)}
-    out = set(getattr(played.state, "out", ()))
+    out = set(played.rules.out(played.state))
     names = played.rules.board.color_names
     taken = {seat.color for seat in seats}
     return {

@@ -8,7 +8,7 @@ from flask import Blueprint, jsonify
 
 from app import i18n
 from app.ledger import request_digest
-from app.link import Seat
+from app.link import Seat, seat_of
 from app.play import Game, TurnError
 from app.web.bookkeeping import advance, ledger, standing_of, with_backs
 from app.web.loading import game_at
@@ -92,7 +92,7 @@ def _check_turn_goes_on(mover: int, token: str, steps: list) -> None:
     """The turn in progress of the player on color ``mover`` (``steps``) must go on the same on
     the new link (``token``), or the host would lose it: refused (409) if it doesn't."""
     check = Game.from_token(token, keys())
-    seat = next(i for i, s in enumerate(check.header.seats) if s.color == mover)
+    seat = seat_of(check.header.seats, mover)
     try:
         check.play_turn(seat, steps, now=now())
     except TurnError as error:

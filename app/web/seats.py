@@ -19,7 +19,7 @@ from app.engine.bots import BOT_LEVELS
 from app.engine.games import RULE_SETS, TITLES, rules_for
 from app.engine.text import Text
 from app.engine.ludo import ludo_options
-from app.link import Seat
+from app.link import Seat, seat_of
 from app.names import clean as clean_name
 from app.play import Game
 from app.web.parse import BadRequest, NotHost, NotYours, message, parse_lang
@@ -183,7 +183,7 @@ def parse_host(game: str, host, players: list, seats: list[Seat], options: int) 
     if type(host) is not int or not 0 <= host < len(players):
         raise BadRequest(message("host"))
     color = rules_for(game, options).board.color_names.index(players[host]["color"])
-    seat = next(i for i, seat in enumerate(seats) if seat.color == color)
+    seat = seat_of(seats, color)
     if seats[seat].bot:
         raise BadRequest(message("bot_host"))
     return seat

@@ -25,7 +25,7 @@ def may_text(played: Game, known: set) -> bool:
     """Text from our number only to a number the game already had (a number typed in this
     request is used from the next turn on), and only with PUBLIC_URL set (links built from a
     request's Host header could be forged). The outbox bounds the rest (``app/outbox.py``)."""
-    if played.over or not current_app.config.get("PUBLIC_URL"):
+    if played.over or not current_app.config["PUBLIC_URL"]:
         return False
     return played.header.seats[played.match.turn].phone in known
 
@@ -93,7 +93,7 @@ def push_turn(played: Game, mover: str | None, url: str,
     nothing to push to (no subscription, no VAPID key, no PUBLIC_URL: a link built from a
     request's Host header could be forged, as for texts; or the store down)."""
     sender = pusher()
-    if sender is None or not current_app.config.get("PUBLIC_URL"):  # (a game over: send_link)
+    if sender is None or not current_app.config["PUBLIC_URL"]:  # (a game over: send_link)
         return None
     from app.push import notice, topic
 

@@ -9,8 +9,6 @@ out ahead.
 
 from __future__ import annotations
 
-import time
-
 from flask import current_app, request, url_for
 
 from app import i18n, review
@@ -29,14 +27,14 @@ def keys():
 
 
 def now() -> float:
-    """The server's time (seconds since 1970): ``CLOCK`` in the app's config when tests set one.
+    """The server's time (seconds since 1970): the app's ``CLOCK`` (tests move theirs).
     Never the client's: deadlines and claim tickets trust only this."""
-    return current_app.config.get("CLOCK", time.time)()
+    return current_app.config["CLOCK"]()
 
 
 def public_url(endpoint: str, **values) -> str:
     """A page's full address: under PUBLIC_URL when set, else the request's host."""
-    base = current_app.config.get("PUBLIC_URL")
+    base = current_app.config["PUBLIC_URL"]
     if base:
         return base.rstrip("/") + url_for(endpoint, **values)
     return url_for(endpoint, **values, _external=True)
@@ -45,7 +43,7 @@ def public_url(endpoint: str, **values) -> str:
 def page_url() -> str:
     """This page's full address, without its query: under PUBLIC_URL when set, else the
     request's host (a link preview's ``og:url``)."""
-    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    base = current_app.config["PUBLIC_URL"] or request.host_url
     return base.rstrip("/") + request.path
 
 
@@ -147,7 +145,7 @@ def analyse_ahead(response, played: Game, since: int):
     whether (on; off in tests that don't switch it on: the suite's many turns would keep a
     worker busy with full-size reviews)."""
     config = current_app.config
-    if config.get("ANALYSIS_AHEAD", not current_app.testing):
+    if config["ANALYSIS_AHEAD"]:
         moment = now()
         response.call_on_close(lambda: review.ahead(played, since, config, moment))
     return response
