@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from werkzeug.serving import WSGIRequestHandler, make_server
+from werkzeug.wsgi import ClosingIterator
 
 from app.keys import Keys
 from app.link import Seat
@@ -41,12 +42,39 @@ class _QuietHandler(WSGIRequestHandler):
         pass
 
 
+class _Counted:
+    """A WSGI app that counts the requests it is answering (each until its answer is closed,
+    what runs after it included), so that a test can wait for the server to be idle."""
+
+    def __init__(self, app):
+        self.app, self.busy, self.changed = app, 0, threading.Condition()
+
+    def __call__(self, environ, start_response):
+        with self.changed:
+            self.busy += 1
+        try:
+            return ClosingIterator(self.app(environ, start_response), self._done)
+        except BaseException:
+            self._done()
+            raise
+
+    def _done(self):
+        with self.changed:
+            self.busy -= 1
+            self.changed.notify_all()
+
+    def wait_idle(self, bound: float = 30) -> None:
+        with self.changed:
+            assert self.changed.wait_for(lambda: self.busy == 0, bound), "the server stayed busy"
+
+
 class LiveServer:
     """The app served from a thread on 127.0.0.1 (port chosen by the OS)."""
 
     def __init__(self, app):
         self.app = app  # tests may set its CLOCK
-        self.server = make_server("127.0.0.1", 0, app, threaded=True,
+        self.counted = _Counted(app)
+        self.server = make_server("127.0.0.1", 0, self.counted, threaded=True,
                                   request_handler=_QuietHandler)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -59,6 +87,11 @@ class LiveServer:
         self.server.shutdown()
         self.thread.join(5)
         self.server.server_close()
+
+    def wait_idle(self) -> None:
+        """Until no request is being answered: one the last test's pages sent before they
+        closed may still be writing to the store."""
+        self.counted.wait_idle()
 
     def game_url(self, token: str) -> str:
         return f"{self.url}/g/{token}"

@@ -100,7 +100,10 @@ def server(tmp_path_factory):
 @pytest.fixture
 def fresh_store(server, tmp_path):
     """The module's server with a store of its own for this test: tests replay the same seeds,
-    and a game the store has seen move on would be an older link to the next test."""
+    and a game the store has seen move on would be an older link to the next test. It waits
+    for the requests the last test's pages sent to be answered: one still being answered would
+    write to this test's store."""
+    server.wait_idle()
     app = server.app
     old = app.extensions.pop("boardpass.store", None)
     if old:
