@@ -17,7 +17,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from werkzeug.serving import WSGIRequestHandler, make_server
-from werkzeug.wsgi import ClosingIterator
 
 from app.keys import Keys
 from app.link import Seat
@@ -53,7 +52,7 @@ class _Counted:
         with self.changed:
             self.busy += 1
         try:
-            return ClosingIterator(self.app(environ, start_response), self._done)
+            return _Answer(self.app(environ, start_response), self._done)
         except BaseException:
             self._done()
             raise
@@ -66,6 +65,24 @@ class _Counted:
     def wait_idle(self, bound: float = 30) -> None:
         with self.changed:
             assert self.changed.wait_for(lambda: self.busy == 0, bound), "the server stayed busy"
+
+
+class _Answer:
+    """An answer's body that says when it is closed, even if closing it raised (what runs after
+    an answer is sent may fail once the test has moved on)."""
+
+    def __init__(self, body, done):
+        self.body, self.done = body, done
+
+    def __iter__(self):
+        return iter(self.body)
+
+    def close(self):
+        try:
+            if hasattr(self.body, "close"):
+                self.body.close()
+        finally:
+            self.done()
 
 
 class LiveServer:
