@@ -36,53 +36,35 @@ REPLAY_ROLL_MS, REPLAY_SQUARE_MS, REPLAY_MOVE_PAUSE_MS = 500, 90, 200
 
 # -- the live server ------------------------------------------------------------------------------
 
-class _QuietHandler(WSGIRequestHandler):
-    def log_request(self, *args, **kwargs):  # one line per request would drown the test output
-        pass
+class _Busy:
+    """How many connections the server is handling, so that a test can wait for it to be idle."""
 
+    def __init__(self):
+        self.count, self.changed = 0, threading.Condition()
 
-class _Counted:
-    """A WSGI app that counts the requests it is answering (each until its answer is closed,
-    what runs after it included), so that a test can wait for the server to be idle."""
-
-    def __init__(self, app):
-        self.app, self.busy, self.changed = app, 0, threading.Condition()
-
-    def __call__(self, environ, start_response):
+    def add(self, n: int) -> None:
         with self.changed:
-            self.busy += 1
-        try:
-            return _Answer(self.app(environ, start_response), self._done)
-        except BaseException:
-            self._done()
-            raise
-
-    def _done(self):
-        with self.changed:
-            self.busy -= 1
+            self.count += n
             self.changed.notify_all()
 
     def wait_idle(self, bound: float = 30) -> None:
         with self.changed:
-            assert self.changed.wait_for(lambda: self.busy == 0, bound), "the server stayed busy"
+            assert self.changed.wait_for(lambda: self.count == 0, bound), "the server stayed busy"
 
 
-class _Answer:
-    """An answer's body that says when it is closed, even if closing it raised (what runs after
-    an answer is sent may fail once the test has moved on)."""
+class _QuietHandler(WSGIRequestHandler):
+    """One connection: counted as busy from its request to the end of what runs after its
+    answer, whatever happens to it (a page closed mid-answer resets it)."""
 
-    def __init__(self, body, done):
-        self.body, self.done = body, done
-
-    def __iter__(self):
-        return iter(self.body)
-
-    def close(self):
+    def handle(self):
+        self.server.busy.add(1)
         try:
-            if hasattr(self.body, "close"):
-                self.body.close()
+            super().handle()
         finally:
-            self.done()
+            self.server.busy.add(-1)
+
+    def log_request(self, *args, **kwargs):  # one line per request would drown the test output
+        pass
 
 
 class LiveServer:
@@ -90,9 +72,9 @@ class LiveServer:
 
     def __init__(self, app):
         self.app = app  # tests may set its CLOCK
-        self.counted = _Counted(app)
-        self.server = make_server("127.0.0.1", 0, self.counted, threaded=True,
+        self.server = make_server("127.0.0.1", 0, app, threaded=True,
                                   request_handler=_QuietHandler)
+        self.server.busy = _Busy()
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
@@ -108,7 +90,7 @@ class LiveServer:
     def wait_idle(self) -> None:
         """Until no request is being answered: one the last test's pages sent before they
         closed may still be writing to the store."""
-        self.counted.wait_idle()
+        self.server.busy.wait_idle()
 
     def game_url(self, token: str) -> str:
         return f"{self.url}/g/{token}"
