@@ -583,6 +583,29 @@ def test_link_game_opened_as_a_room(server, phone):
     assert "you" in people(player)[name]
 
 
+def test_a_seat_taken_before_the_room_s_first_answer(server, phone):
+    """The room page comes with its join form, usable at once: a guest sitting down before the
+    page's first poll is answered (held here) is seated, the request carrying no unknown step
+    (it was ``?since=&``, refused with 400, on a busy machine)."""
+    made = post(server, "/api/rooms", {"game": "parcheesi", "me": 0, "players": [
+        {"name": "Ana", "color": "yellow"}, {"name": "Ben", "color": "red"}]}, 201)
+    code = made["room"]["code"]
+    guest, held = phone(), []
+    poll = re.compile(r"/api/rooms/[A-Z0-9]+\?")
+    guest.route(poll, lambda route: held.append(route))
+    guest.goto(f"{server.url}/r/{code}")
+    form = guest.locator("#join")
+    expect(form).to_be_visible()
+    form.locator("input[name=name]").fill("Ben")
+    with guest.expect_response(lambda r: "/join" in r.url) as joined:
+        form.locator("button[type=submit]").click()
+    assert joined.value.ok, joined.value.text()
+    assert held, "the page's first poll was held"
+    guest.unroute(poll)  # the held poll goes on
+    expect(form).to_be_hidden()
+    assert "you" in people(guest)["Ben"]
+
+
 # -- 5. a phone without a seat watches ---------------------------------------------------------
 
 def test_spectator_watches_a_full_room(server, phone):

@@ -125,7 +125,9 @@ async function ask(url, body, headers = {}) {
   return answer;
 }
 
-const since = () => `?since=${view ? view.steps : ""}&lang=${encodeURIComponent(lang)}`;
+// The query of a request about the room: the step this page has drawn (none before its first
+// answer: the page comes with its seats and join form, which may be used at once).
+const since = () => `?${view ? `since=${view.steps}&` : ""}lang=${encodeURIComponent(lang)}`;
 
 // An answer about an older room than the one drawn: a poll overtaken by a step of this phone's
 // (sent before it, answered after it). Drawn, it would take the page back, and the next poll
