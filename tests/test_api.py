@@ -5,7 +5,9 @@ Bad input gets a clear 4xx (JSON for the API, a page for people), never a 500, n
 
 import base64
 import hashlib
+import html
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -1118,3 +1120,37 @@ def test_a_game_page_carries_the_game_as_the_api_reads_it_and_the_board_it_is_dr
     page = client.get(f"/g/{game['token']}")
     assert sent(page, "view") == client.get(f"/api/games/{game['token']}").json
     assert sent(page, "layout") == client.get("/api/boards/parcheesi").json
+
+
+def status_line(page) -> str:
+    """The page's status line as the server drew it."""
+    found = re.search(r'<p id="status"[^>]*>(.*?)</p>', page.get_data(as_text=True), re.S)
+    return html.unescape(found.group(1))
+
+
+@pytest.mark.parametrize("game, words", [("parcheesi", "roll the dice"),
+                                         ("red-arse", "roll the die"), ("ludo", "roll the die")])
+def test_a_game_page_opens_on_the_turn_s_status_line(client, api, game, words):
+    """The first paint is the turn: the status line a turn that starts with a roll gets from
+    the script (table.js yourTurn) is in the page as sent, in the table's language; a game
+    just made (``?new``) is first sent on, so its page says it is loading."""
+    made = api.create(game)
+    mover = made["seats"][made["turn"]]["name"]
+    assert status_line(client.get(f"/g/{made['token']}")) == f"{mover}, your turn: {words}."
+    assert status_line(client.get(f"/g/{made['token']}?new=1")) == "Loading the game…"
+    spanish = api.create(game, lang="es")
+    said = status_line(client.get(f"/g/{spanish['token']}"))
+    mover = spanish["seats"][spanish["turn"]]["name"]
+    assert said == f"{mover}, te toca: tirá {'los dados' if game == 'parcheesi' else 'el dado'}."
+
+
+def test_an_older_link_s_page_leaves_the_status_line_to_the_script(client, api):
+    """A link whose turn has been sent on is read-only: the script says so (it knows how far
+    the game has got); the page as sent says it is loading rather than "roll"."""
+    made = api.create("ludo")
+    steps, _ = api.play_turn(made)
+    sent_on = client.post(f"/api/games/{made['token']}/turn",
+                          json={"seat": made["turn"], "steps": steps})
+    assert sent_on.status_code == 200, sent_on.json
+    assert client.get(f"/api/games/{made['token']}").json["moved_on"]
+    assert status_line(client.get(f"/g/{made['token']}")) == "Loading the game…"

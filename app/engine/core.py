@@ -59,6 +59,7 @@ class Words(NamedTuple):
     end_place: str = ""  # the end of the home path (a race board)
     path_place: str = ""  # a space of the home path (a race board)
     bonus: str = ""  # a bonus spent on one piece, as its control says it
+    your_turn: str = ""  # the status line of a turn that starts with a roll
 
 
 class RuleSet:

@@ -118,7 +118,8 @@ class Ludo(Race):
         said_enter=N_("%(who)s brought a piece out (6)"),
         said_move=N_("%(who)s moved a piece from %(src)s to %(dst)s (%(die)s)"),
         end_place=N_("the goal"),
-        path_place=N_("home column %(n)s"))
+        path_place=N_("home column %(n)s"),
+        your_turn=N_("%(who)s, your turn: roll the die."))
     # 2: each seat rolls its own dice, so a capture or a piece home (an extra roll) moves nobody
     # else's; links of version 1 (one stream for the table) still replay (app/engine/dice.py).
     rules_version = 2

@@ -105,7 +105,8 @@ class Parcheesi(Race):
         said_enter=N_("%(who)s entered a pawn (%(used)s)"),
         said_move=N_("%(who)s moved a pawn from %(src)s to %(dst)s (%(used)s)"),
         end_place=N_("Home"),
-        path_place=N_("home row %(n)s"))
+        path_place=N_("home row %(n)s"),
+        your_turn=N_("%(who)s, your turn: roll the dice."))
 
     def __init__(self, board: RaceBoard = PARCHEESI):
         self.board = board

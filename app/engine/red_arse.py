@@ -142,7 +142,8 @@ class RedArse(RuleSet):
         at_start=N_("%(n)s in base"),
         finished=N_("%(n)s in their home"),
         sent_back=N_("%(who)s sent %(whom)s's marble back to base"),
-        brought_home=N_("%(who)s brought a marble into their home"))
+        brought_home=N_("%(who)s brought a marble into their home"),
+        your_turn=N_("%(who)s, your turn: roll the die."))
     # 2: each seat rolls its own dice, so a re-roll claimed, missed or earned moves nobody
     # else's; links of version 1 (one stream for the table) still replay (app/engine/dice.py).
     rules_version = 2

@@ -268,6 +268,7 @@ def game(token):
     if view and view["room"]:  # the game is played live in a room now: its links are read-only
         return redirect(url_for("pages.room", code=view["room"]))
     return render_template("game.html", game=played, token=token, view=view,
+                           status=opening_status(played, view),
                            layout=layout_of(played), board_view=board_view(played),
                            results=final_results(played),
                            # the rematch is the host's: their link, or the browser that made it
@@ -280,6 +281,18 @@ def game(token):
                            bot_tags=[_bot_tag(seat, played.header.lang, lang)
                                      for seat in played.header.seats],
                            push_key=_push_key())
+
+
+def opening_status(played: Game, view: dict | None) -> str | None:
+    """The status line the page opens with, as game.js says it once the page has run: a turn
+    that starts with a roll is the turn from the first paint ("Ben, your turn: roll the die.").
+    None where the script has more to say first (a new game's sending, dice rolled or steps
+    fixed already, an older link): the page says it is loading."""
+    if not view or request.args.get("new") or view["moved_on"] or view["fixed_steps"] \
+            or view["phase"] != "roll" or view["doubles"]:
+        return None
+    seat = played.header.seats[view["turn"]]
+    return i18n.say(Text(played.rules.words.your_turn, who=seat.name))
 
 
 def _push_key() -> str | None:
