@@ -12,6 +12,10 @@ Where the instance folder may be written (the development server, Gunicorn), eac
 is copied there with its gzip and brotli versions, which WhiteNoise sends to browsers that take
 them; the names hold their content, so a copy is never stale. On Lambda (a read-only package)
 the files are sent as they are, and API Gateway compresses them. docs/deploy.md.
+
+Where esbuild is installed and that folder can be written, a page loads its script bundled
+instead (bundles.py): one minified file under ``/static/bundle/``, and no import map or
+preloads. ``BUNDLE_SCRIPTS = False`` in the app's config loads the modules as they are.
 """
 
 from __future__ import annotations
@@ -24,10 +28,11 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from markupsafe import Markup
 
-from app.web import ROOT
+from app.web import ROOT, bundles
 
 STATIC = ROOT / "static"
 PREFIX = "/static/"
@@ -93,14 +98,21 @@ def static_url(path: str) -> str:
 def _built(path: str, name: str) -> Path | None:
     """The hashed copy of ``path`` with its .gz and .br beside it, made now if missing; None
     where the instance folder can't be written (Lambda)."""
+    return _written(name, lambda: (STATIC / path).read_bytes())
+
+
+def _written(name: str, content) -> Path | None:
+    """The file ``name`` in the instance folder with its .gz and .br beside it, written now
+    from ``content()`` if missing (its name holds its content: never stale); None where the
+    folder can't be written."""
     target = BUILT / name
     if target.exists():
         return target
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        data = (STATIC / path).read_bytes()
+        data = content()
         encodings = {"": data}
-        if path.endswith(COMPRESSED):
+        if name.endswith(COMPRESSED):
             from whitenoise.compress import Compressor  # brotli too when installed
 
             compressor = Compressor(quiet=True)
@@ -116,17 +128,63 @@ def _built(path: str, name: str) -> Path | None:
     return target
 
 
+@dataclass(frozen=True)
+class Bundled:
+    """The page scripts' bundles as served: each script's name, and every file written."""
+    scripts: dict[str, str]  # "js/game.js" -> "bundle/game.0a1b2c3d4e5f.js"
+    files: dict[str, Path]  # every bundle and chunk, by name as served -> its file
+
+
+@cache
+def bundled() -> Bundled | None:
+    """Every page script bundled (bundles.py) and written to the instance folder; None where
+    one can't be (no esbuild, a folder that can't be written): the pages load the modules."""
+    scripts, files = {}, {}
+    for script in bundles.PAGE_SCRIPTS:
+        made = bundles.build(script)
+        if not made:
+            return None
+        for i, (name, data) in enumerate(made.items()):
+            # The script's own name gets its content's hash; a chunk's has it already, and
+            # the script imports it by that name.
+            served = hashed_name(f"bundle/{name}", data) if i == 0 else f"bundle/{name}"
+            written = _written(served, lambda data=data: data)
+            if written is None:
+                return None
+            files[served] = written
+            scripts.setdefault(script, served)
+    return Bundled(scripts, files)
+
+
 def init_app(app) -> None:
-    """WhiteNoise in front of the app for /static/, and the templates' helpers."""
+    """WhiteNoise in front of the app for /static/, and the templates' helpers: ``scripts``
+    gives a page's script tags' addresses, bundled or as modules."""
     from whitenoise import WhiteNoise
 
     found = assets()
-    hashed = {PREFIX + name for name in found.names.values()}
+    made = bundled() if app.config["BUNDLE_SCRIPTS"] else None
+    hashed = {PREFIX + name for name in found.names.values()} | \
+        {PREFIX + name for name in (made.files if made else ())}
     served = WhiteNoise(app.wsgi_app, max_age=0, immutable_file_test=lambda _, url: url in hashed)
     served.FOREVER = YEAR  # WhiteNoise's own is ten years
     for path, name in found.names.items():
         served.add_file_to_dictionary(PREFIX + path, str(STATIC / path))
         served.add_file_to_dictionary(PREFIX + name, str(_built(path, name) or STATIC / path))
+    for name, file in (made.files.items() if made else ()):
+        served.add_file_to_dictionary(PREFIX + name, str(file))
     app.wsgi_app = served
-    app.jinja_env.globals.update(preloads=preloads, static_url=static_url,
-                                 import_map=found.import_map)
+
+    def scripts(script: str) -> PageScripts:
+        if made:
+            return PageScripts(PREFIX + made.scripts[script], (), None)
+        return PageScripts(static_url(script), tuple(static_url(path) for path in preloads(script)),
+                           found.import_map)
+
+    app.jinja_env.globals.update(scripts=scripts, static_url=static_url)
+
+
+class PageScripts(NamedTuple):
+    """What a page's head and end carry to run its script."""
+    main: str  # the script's address
+    preloads: tuple[str, ...]  # the modules it imports, fetched at once
+    import_map: Markup | None  # the modules' hashed addresses
