@@ -74,7 +74,14 @@ def store_url(request, tmp_path):
 # -- the browser tests: one server and one Chromium per module --------------------------------
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server_config():
+    """What a module's browser tests set in their server's config beyond ``server``'s own
+    (a module overrides this fixture)."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, server_config):
     """The app served from a thread on 127.0.0.1 for a module's browser tests, with a store
     of its own and no Twilio account nor public address. Few playouts, and none extra for close
     calls: the chance-to-win pills and move reviews come fast (their sense is tested in
@@ -93,7 +100,8 @@ def server(tmp_path_factory):
                                     "ANALYSIS_WAITING": 40,
                                     # a module's games all come from 127.0.0.1
                                     "GAMES_PER_ADDRESS": "100000 per hour",
-                                    "STORE_URL": f"sqlite:///{store}"})) as live:
+                                    "STORE_URL": f"sqlite:///{store}",
+                                    **server_config})) as live:
             yield live
 
 

@@ -51,6 +51,13 @@ BOARDS = {
 }
 
 
+@pytest.fixture(scope="module")
+def server_config():
+    """The modules as they are, not bundled: the measures import board.js's own tapTarget, which
+    must be the one the page drew the board with."""
+    return {"BUNDLE_SCRIPTS": False}
+
+
 @functools.cache
 def decision(board: str):
     return BOARDS[board]()
