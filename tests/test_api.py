@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from app import link
 from app.keys import Keys
 from app.play import Game
+from app.web import ROOT
 import browser_support
 from api_support import PLAYERS, host_key
 
@@ -1154,3 +1155,29 @@ def test_an_older_link_s_page_leaves_the_status_line_to_the_script(client, api):
     assert sent_on.status_code == 200, sent_on.json
     assert client.get(f"/api/games/{made['token']}").json["moved_on"]
     assert status_line(client.get(f"/g/{made['token']}")) == "Loading the game…"
+
+
+def test_a_link_that_replays_the_others_turns_opens_saying_so(client, api):
+    """The next player's link replays the turn just sent before its own begins: the page as
+    sent says so, in the page's language (``?lang=`` switches it), and the script narrates the
+    replay, then says "roll"."""
+    made = api.create("ludo", lang="es")
+    steps, _ = api.play_turn(made)
+    sent_on = client.post(f"/api/games/{made['token']}/turn",
+                          json={"seat": made["turn"], "steps": steps}).json
+    mover = sent_on["seats"][sent_on["turn"]]["name"]
+    assert status_line(client.get(f"/g/{sent_on['token']}")) == \
+        f"{mover}, te toca: primero, lo que jugaron los demás."
+    assert status_line(client.get(f"/g/{sent_on['token']}?lang=en")) == \
+        f"{mover}, your turn: first, what the others played."
+
+
+def test_the_opening_line_is_the_one_the_script_says(client):
+    """The server's "your turn" line (the rule sets' words) is the one static/js/table.js says
+    for each game: the page's first paint and its script agree."""
+    from app.engine.games import RULE_SETS
+
+    table = (ROOT / "static/js/table.js").read_text(encoding="utf-8")
+    block = table[table.index("yourTurn: {"):table.index("},", table.index("yourTurn: {"))]
+    said = dict(re.findall(r'"?([\w-]+)"?: \(who\) => _\("([^"]+)"', block))
+    assert said == {name: rules.words.your_turn for name, rules in RULE_SETS.items()}

@@ -8,6 +8,7 @@ import gzip
 import re
 
 import brotli
+import pytest
 
 from app.web import ROOT, bundles, create_app
 from app.web.assets import preloads
@@ -17,9 +18,18 @@ def linked(page: bytes) -> list[str]:
     return re.findall(r'(?:href|src)="(/static/[^"]+)"', page.decode())
 
 
-def test_a_page_links_its_files_by_content_and_they_keep_a_year(client):
+def modules_app(app):
+    """``app``'s twin loading the modules as they are (no esbuild, or ``BUNDLE_SCRIPTS=0``)."""
+    return create_app({name: app.config[name] for name in ("KEYS", "TESTING", "STORE_URL")} |
+                      {"BUNDLE_SCRIPTS": False})
+
+
+@pytest.mark.parametrize("bundled", [True, False])
+def test_a_page_links_its_files_by_content_and_they_keep_a_year(app, bundled):
+    client = (app if bundled else modules_app(app)).test_client()
     urls = linked(client.get("/").data)
-    assert "/static/css/" in urls[0] and any(u.startswith("/static/bundle/home.") for u in urls)
+    script = "/static/bundle/home." if bundled else "/static/js/home."
+    assert "/static/css/" in urls[0] and any(u.startswith(script) for u in urls)
     for url in urls:
         assert re.search(r"\.[0-9a-f]{12}\.(js|css)$", url), url
         answer = client.get(url)
@@ -68,7 +78,7 @@ def scripts(page: bytes) -> list[str]:
 
 def test_a_page_loads_its_script_as_one_minified_bundle(client, api):
     """Where esbuild is installed (npm ci), a page's script and everything it imports come as
-    one file, about a third of the modules' bytes, and nothing else to fetch before it runs;
+    one file, about half the modules' bytes, and nothing else to fetch before it runs;
     the finished game's graph and all-time table stay files of their own, loaded when a game
     is over."""
     assert bundles.available(), "esbuild is missing: npm ci installs it"
@@ -96,8 +106,7 @@ def test_without_bundles_a_page_preloads_every_module_its_script_imports_and_no_
     modules = preloads("js/game.js")
     assert {"js/board.js", "js/table.js", "js/i18n.js"} <= set(modules)
     assert "js/course.js" not in modules and "js/alltime.js" not in modules
-    plain = create_app({**app.config, "BUNDLE_SCRIPTS": False})
-    page = plain.test_client().get("/").data.decode()
+    page = modules_app(app).test_client().get("/").data.decode()
     assert scripts(page.encode()) == [re.search(r'src="(/static/js/home\.[0-9a-f]{12}\.js)"',
                                                 page).group(1)]
     assert '<script type="importmap">' in page
@@ -105,3 +114,12 @@ def test_without_bundles_a_page_preloads_every_module_its_script_imports_and_no_
         stem = module.removesuffix(".js")
         assert re.search(rf'<link rel="modulepreload" href="/static/{stem}\.[0-9a-f]{{12}}\.js">',
                          page), module
+
+
+def test_every_page_script_is_bundled():
+    """The templates' scripts are the ones bundles.py bundles (one it missed would load as
+    modules, slower, where every other page is bundled)."""
+    templates = (ROOT / "app/web/templates").glob("*.html")
+    used = {found for template in templates for found in
+            re.findall(r'{%\s*set script = "([^"]+)"', template.read_text(encoding="utf-8"))}
+    assert used == set(bundles.PAGE_SCRIPTS)

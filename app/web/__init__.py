@@ -103,8 +103,9 @@ def defaults() -> dict:
         # tests. app.web.wsgi (Gunicorn, Lambda) says False: there, only `python -m app store
         # create-table` makes one (docs/store.md).
         STORE_CREATE=True,
-        # Pages load their scripts bundled where esbuild is installed (app/web/bundles.py).
-        BUNDLE_SCRIPTS=True,
+        # Pages load their scripts bundled where esbuild is installed (app/web/bundles.py);
+        # BUNDLE_SCRIPTS=0 loads the modules as they are.
+        BUNDLE_SCRIPTS=env("BUNDLE_SCRIPTS", "1") != "0",
         TEXTS_PER_NUMBER_HOUR=int(env("TEXTS_PER_NUMBER_HOUR") or 6),
         TEXTS_PER_NUMBER_DAY=int(env("TEXTS_PER_NUMBER_DAY") or 20),
         TEXTS_PER_DAY=int(env("TEXTS_PER_DAY") or 1000),

@@ -15,7 +15,8 @@ the files are sent as they are, and API Gateway compresses them. docs/deploy.md.
 
 Where esbuild is installed and that folder can be written, a page loads its script bundled
 instead (bundles.py): one minified file under ``/static/bundle/``, and no import map or
-preloads. ``BUNDLE_SCRIPTS = False`` in the app's config loads the modules as they are.
+preloads. ``BUNDLE_SCRIPTS=0`` in the environment (the app's config) loads the modules as
+they are.
 """
 
 from __future__ import annotations
@@ -152,7 +153,8 @@ def bundled() -> Bundled | None:
             if written is None:
                 return None
             files[served] = written
-            scripts.setdefault(script, served)
+            if i == 0:
+                scripts[script] = served
     return Bundled(scripts, files)
 
 
@@ -175,7 +177,7 @@ def init_app(app) -> None:
     app.wsgi_app = served
 
     def scripts(script: str) -> PageScripts:
-        if made:
+        if made and script in made.scripts:
             return PageScripts(PREFIX + made.scripts[script], (), None)
         return PageScripts(static_url(script), tuple(static_url(path) for path in preloads(script)),
                            found.import_map)

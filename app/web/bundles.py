@@ -25,7 +25,9 @@ from app.web import ROOT
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 STATIC = ROOT / "static"
 PAGE_SCRIPTS = ("js/game.js", "js/room.js", "js/home.js")  # what the templates load
-SECONDS = 60  # esbuild takes a few hundredths of a second: far longer is a stuck process
+# esbuild takes a few tenths of a second; far longer is a stuck process, given up on well
+# inside Gunicorn's 30 s for a worker to start.
+SECONDS = 10
 
 
 def available() -> bool:

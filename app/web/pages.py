@@ -268,7 +268,7 @@ def game(token):
     if view and view["room"]:  # the game is played live in a room now: its links are read-only
         return redirect(url_for("pages.room", code=view["room"]))
     return render_template("game.html", game=played, token=token, view=view,
-                           status=opening_status(played, view),
+                           status=opening_status(view, played.rules),
                            layout=layout_of(played), board_view=board_view(played),
                            results=final_results(played),
                            # the rematch is the host's: their link, or the browser that made it
@@ -283,16 +283,20 @@ def game(token):
                            push_key=_push_key())
 
 
-def opening_status(played: Game, view: dict | None) -> str | None:
-    """The status line the page opens with, as game.js says it once the page has run: a turn
-    that starts with a roll is the turn from the first paint ("Ben, your turn: roll the die.").
-    None where the script has more to say first (a new game's sending, dice rolled or steps
-    fixed already, an older link): the page says it is loading."""
+def opening_status(view: dict | None, rules) -> str | None:
+    """The status line the page opens with, for a turn that starts with a roll: the turn from
+    the first paint. "Ben, your turn: roll the die." as game.js says it once the page has run;
+    "Ben, your turn: first, what the others played." where the page replays them first. None
+    where the script has more to say first (a new game's sending, dice rolled or steps fixed
+    already, an older link): the page says it is loading. A reload mid-turn keeps its steps in
+    the address (``#s=``), which the server never sees: game.js says it is loading then."""
     if not view or request.args.get("new") or view["moved_on"] or view["fixed_steps"] \
             or view["phase"] != "roll" or view["doubles"]:
         return None
-    seat = played.header.seats[view["turn"]]
-    return i18n.say(Text(played.rules.words.your_turn, who=seat.name))
+    who = view["seats"][view["turn"]]["name"]
+    if view.get("replay", {}).get("events"):
+        return i18n.say(Text(N_("%(who)s, your turn: first, what the others played."), who=who))
+    return i18n.say(Text(rules.words.your_turn, who=who))
 
 
 def _push_key() -> str | None:

@@ -804,6 +804,9 @@ async function toRoom() {
 const sent = (id) => JSON.parse($(id).textContent);
 
 async function start() {
+  // A reload mid-turn (its steps in the address, which the server never sees): the page came
+  // with the turn's opening line, and the steps are checked again before anything is said.
+  if (steps.length) say(_("Loading the game…"));
   const first = sent("view");
   board = new Board($("board"), sent("layout"));
   useBoard(board);
