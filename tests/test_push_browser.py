@@ -20,9 +20,8 @@ import pytest
 from app import i18n, link
 from app.play import Game
 from app.push import public_key
-from app.web import create_app
 from app.web.turns import with_lang
-from browser_support import CHROMIUM, KEYS, PHONE, LiveServer, Monitor
+from browser_support import CHROMIUM, KEYS, PHONE, Monitor
 from fake_push import FakePushService
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
@@ -54,14 +53,17 @@ PushManager.prototype.subscribe = async function (options) {
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    store = tmp_path_factory.mktemp("push-store") / "store.db"
-    app = create_app({"KEYS": KEYS, "STORE_URL": f"sqlite:///{store}",
-                      "VAPID_SUBJECT": "mailto:ops@boardpass.example",  # PUBLIC_URL is http:
-                      "ANALYSIS_PLAYOUTS": 30, "REVIEW_PLAYOUTS": 30, "REVIEW_EXTRA": 0})
-    with LiveServer(app) as server:
-        app.config["PUBLIC_URL"] = server.url  # links (and pushes) name this server
-        yield server
+def server_config():
+    """Notifications pushed: a contact for the push services (the server's address is http:)."""
+    return {"VAPID_SUBJECT": "mailto:ops@boardpass.example"}
+
+
+@pytest.fixture
+def live(server, fresh_store):
+    """The module's server, its links (and pushes) naming it, with a store of this test's own:
+    the tests replay their seeds, again and again when repeated (docs/testing.md)."""
+    server.app.config["PUBLIC_URL"] = server.url
+    return server
 
 
 def api_turn(live, view) -> dict:
