@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import re
+import select
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -37,7 +39,8 @@ REPLAY_ROLL_MS, REPLAY_SQUARE_MS, REPLAY_MOVE_PAUSE_MS = 500, 90, 200
 # -- the live server ------------------------------------------------------------------------------
 
 class _Busy:
-    """How many connections the server is handling, so that a test can wait for it to be idle."""
+    """How many connections the server has taken and not yet closed, so that a test can wait
+    for it to be idle."""
 
     def __init__(self):
         self.count, self.changed = 0, threading.Condition()
@@ -53,18 +56,32 @@ class _Busy:
 
 
 class _QuietHandler(WSGIRequestHandler):
-    """One connection: counted as busy from its request to the end of what runs after its
-    answer, whatever happens to it (a page closed mid-answer resets it)."""
-
-    def handle(self):
-        self.server.busy.add(1)
-        try:
-            super().handle()
-        finally:
-            self.server.busy.add(-1)
-
     def log_request(self, *args, **kwargs):  # one line per request would drown the test output
         pass
+
+
+def _counted(server, busy: _Busy) -> None:
+    """Counts each connection from before the server accepts it until it is closed, after the
+    answer and whatever runs after it (a page closed mid-answer included): counted from the
+    handler's start instead, one accepted but not yet handed to its thread (a busy machine
+    leaves it there a while) would look idle."""
+    accept, close = server.get_request, server.shutdown_request
+
+    def get_request():
+        busy.add(1)
+        try:
+            return accept()
+        except BaseException:
+            busy.add(-1)
+            raise
+
+    def shutdown_request(request):
+        try:
+            close(request)
+        finally:
+            busy.add(-1)
+
+    server.get_request, server.shutdown_request = get_request, shutdown_request
 
 
 class LiveServer:
@@ -75,6 +92,7 @@ class LiveServer:
         self.server = make_server("127.0.0.1", 0, app, threaded=True,
                                   request_handler=_QuietHandler)
         self.server.busy = _Busy()
+        _counted(self.server, self.server.busy)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
@@ -88,9 +106,14 @@ class LiveServer:
         self.server.server_close()
 
     def wait_idle(self) -> None:
-        """Until no request is being answered: one the last test's pages sent before they
-        closed may still be writing to the store."""
-        self.server.busy.wait_idle()
+        """Until no request is being answered, and none waits to be accepted: one the last
+        test's pages sent before they closed may still be writing to the store."""
+        for _ in range(600):  # 30 s at most
+            self.server.busy.wait_idle()
+            if not select.select([self.server.socket], [], [], 0)[0]:
+                return
+            time.sleep(0.05)  # the server's thread accepts it: then it counts
+        raise AssertionError("the server stayed busy")
 
     def game_url(self, token: str) -> str:
         return f"{self.url}/g/{token}"

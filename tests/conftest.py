@@ -98,8 +98,9 @@ def server(tmp_path_factory, server_config):
         with LiveServer(create_app({"KEYS": KEYS, "ANALYSIS_PLAYOUTS": 30,
                                     "REVIEW_PLAYOUTS": 30, "REVIEW_EXTRA": 0,
                                     "ANALYSIS_WAITING": 40,
-                                    # a module's games all come from 127.0.0.1
+                                    # a module's games and rooms all come from 127.0.0.1
                                     "GAMES_PER_ADDRESS": "100000 per hour",
+                                    "ROOMS_PER_ADDRESS": "100000 per hour",
                                     "STORE_URL": f"sqlite:///{store}",
                                     **server_config})) as live:
             yield live
