@@ -1167,9 +1167,9 @@ def test_a_link_that_replays_the_others_turns_opens_saying_so(client, api):
                           json={"seat": made["turn"], "steps": steps}).json
     mover = sent_on["seats"][sent_on["turn"]]["name"]
     assert status_line(client.get(f"/g/{sent_on['token']}")) == \
-        f"{mover}, te toca: primero, lo que jugaron los demás."
+        f"{mover}, te toca después de la repetición."
     assert status_line(client.get(f"/g/{sent_on['token']}?lang=en")) == \
-        f"{mover}, your turn: first, what the others played."
+        f"{mover}, your turn, after the replay."
 
 
 def test_the_opening_line_is_the_one_the_script_says(client):

@@ -286,7 +286,8 @@ def game(token):
 def opening_status(view: dict | None, rules) -> str | None:
     """The status line the page opens with, for a turn that starts with a roll: the turn from
     the first paint. "Ben, your turn: roll the die." as game.js says it once the page has run;
-    "Ben, your turn: first, what the others played." where the page replays them first. None
+    "Ben, your turn, after the replay." where the page replays the others' turns first (one
+    line, as the replay's are: a longer one would move the board when the replay begins). None
     where the script has more to say first (a new game's sending, dice rolled or steps fixed
     already, an older link): the page says it is loading. A reload mid-turn keeps its steps in
     the address (``#s=``), which the server never sees: game.js says it is loading then."""
@@ -295,7 +296,7 @@ def opening_status(view: dict | None, rules) -> str | None:
         return None
     who = view["seats"][view["turn"]]["name"]
     if view.get("replay", {}).get("events"):
-        return i18n.say(Text(N_("%(who)s, your turn: first, what the others played."), who=who))
+        return i18n.say(Text(N_("%(who)s, your turn, after the replay."), who=who))
     return i18n.say(Text(rules.words.your_turn, who=who))
 
 
