@@ -1157,6 +1157,19 @@ def test_an_older_link_s_page_leaves_the_status_line_to_the_script(client, api):
     assert status_line(client.get(f"/g/{made['token']}")) == "Loading the game…"
 
 
+def test_a_server_s_app_has_its_templates_compiled_before_its_first_request(keys, tmp_path):
+    """app.web.wsgi (Gunicorn, Lambda) compiles every template when it makes the app: a new
+    worker's first game page isn't held up compiling them (a test's app compiles them when
+    first used)."""
+    from app.web import create_app
+
+    made = create_app({"KEYS": keys, "TESTING": True, "COMPILE_TEMPLATES": True,
+                       "STORE_URL": f"sqlite:///{tmp_path}/store.db"})
+    compiled = {name for _, name in made.jinja_env.cache.keys()}
+    assert {"base.html", "game.html", "gamereview.html", "room.html", "home.html"} <= compiled
+    assert "COMPILE_TEMPLATES\": True" in (ROOT / "app/web/wsgi.py").read_text()
+
+
 def test_a_link_that_replays_the_others_turns_opens_saying_so(client, api):
     """The next player's link replays the turn just sent before its own begins: the page as
     sent says so, in the page's language (``?lang=`` switches it), and the script narrates the

@@ -47,7 +47,7 @@ def serve(store_url: str, port: int, keys_label: str = "reference") -> None:
 
         def load(self):
             return bench_app(Keys.for_tests(keys_label), store_url, PROXY_HOPS=1,
-                             STORE_CREATE=False)
+                             STORE_CREATE=False, COMPILE_TEMPLATES=True)  # as app.web.wsgi
 
     Server().run()
 

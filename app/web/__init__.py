@@ -56,6 +56,9 @@ def create_app(config: dict | None = None) -> Flask:
 
     assets.init_app(app)
     errors.init_app(app)
+    if app.config["COMPILE_TEMPLATES"]:
+        for name in app.jinja_env.list_templates():
+            app.jinja_env.get_template(name)
     # The pages' import map is their one inline script: allowed by its hash (assets.py).
     csp = CSP.replace("script-src 'self'", f"script-src 'self' {assets.assets().import_map_hash}")
 
@@ -103,6 +106,10 @@ def defaults() -> dict:
         # tests. app.web.wsgi (Gunicorn, Lambda) says False: there, only `python -m app store
         # create-table` makes one (docs/store.md).
         STORE_CREATE=True,
+        # Every template compiled when the app is made, so that a server's new worker answers
+        # its first page as fast as the next (a game page's templates take about 70 ms to
+        # compile). app.web.wsgi (Gunicorn, Lambda) says True; tests make many apps.
+        COMPILE_TEMPLATES=False,
         # Pages load their scripts bundled where esbuild is installed (app/web/bundles.py);
         # BUNDLE_SCRIPTS=0 loads the modules as they are.
         BUNDLE_SCRIPTS=env("BUNDLE_SCRIPTS", "1") != "0",

@@ -16,4 +16,5 @@ if os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
 
 # A server in production never makes its store: one found missing, or unmarked, is the
 # operator's to make again (python -m app store create-table), never an empty one taken for it.
-app = create_app({"STORE_CREATE": False})
+# Its templates are compiled before the first request, not during it.
+app = create_app({"STORE_CREATE": False, "COMPILE_TEMPLATES": True})
