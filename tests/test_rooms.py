@@ -477,7 +477,7 @@ def test_the_room_page_shows_the_code_and_is_a_friendly_page_for_a_gone_room(cli
     code = made["room"]["code"]
     page = client.get(f"/r/{code.lower()}").get_data(as_text=True)
     assert re.search(rf'id="roomcode"[^>]*>{code}<', page)
-    assert "js/room.js" in page
+    assert re.search(r'<script type="module" src="/static/(bundle|js)/room\.[0-9a-f]{12}\.js"', page)
 
 
 # -- rate limits -----------------------------------------------------------------------------------
