@@ -98,6 +98,26 @@ def test_a_page_loads_its_script_as_one_minified_bundle(client, api):
         assert answer.headers["Cache-Control"] == "max-age=31536000, public, immutable"
 
 
+def test_a_server_s_next_worker_reuses_the_bundles_made_from_the_same_files(monkeypatch):
+    """The bundles are listed under a name that holds the modules' content (and esbuild's
+    version and options): another worker, or the next start with the same files, finds them
+    there instead of running esbuild again."""
+    from app.web import assets
+
+    first = assets.bundled()
+    assert first is not None, "esbuild is missing: npm ci installs it"
+
+    def never(source):
+        raise AssertionError(f"esbuild ran again for {source}")
+
+    monkeypatch.setattr(bundles, "build", never)
+    assets.bundled.cache_clear()
+    try:
+        assert assets.bundled() == first
+    finally:
+        assets.bundled.cache_clear()
+
+
 def test_without_bundles_a_page_preloads_every_module_its_script_imports_and_no_review_graph(
         app):
     """Where there is no bundle (no esbuild: a quick start without npm, Lambda), the modules

@@ -108,7 +108,7 @@ def defaults() -> dict:
         STORE_CREATE=True,
         # Every template compiled when the app is made, so that a server's new worker answers
         # its first page as fast as the next (a game page's templates take about 70 ms to
-        # compile). app.web.wsgi (Gunicorn, Lambda) says True; tests make many apps.
+        # compile). app.web.wsgi says True on a server (not on Lambda); tests make many apps.
         COMPILE_TEMPLATES=False,
         # Pages load their scripts bundled where esbuild is installed (app/web/bundles.py);
         # BUNDLE_SCRIPTS=0 loads the modules as they are.

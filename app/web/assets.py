@@ -139,10 +139,25 @@ class Bundled:
 @cache
 def bundled() -> Bundled | None:
     """Every page script bundled (bundles.py) and written to the instance folder; None where
-    one can't be (no esbuild, a folder that can't be written): the pages load the modules."""
+    one can't be (no esbuild, a folder that can't be written): the pages load the modules.
+
+    What was made is listed under a name that holds the modules' content and esbuild's version
+    and options: a server's other workers, and its next start with the same files, read that
+    list instead of running esbuild again."""
+    if not bundles.available():
+        return None
+    made_from = json.dumps([bundles.version(), bundles.OPTIONS, sorted(
+        (path, name) for path, name in assets().names.items() if path.startswith("js/"))])
+    listed = BUILT / "bundle" / f"made-{hashlib.sha256(made_from.encode()).hexdigest()[:12]}.json"
+    try:
+        found = json.loads(listed.read_text(encoding="utf-8"))
+        if all((BUILT / name).exists() for name in found["files"]):
+            return Bundled(found["scripts"], {name: BUILT / name for name in found["files"]})
+    except (OSError, ValueError, KeyError):
+        pass  # not made yet (or unreadable): made now
     scripts, files = {}, {}
     for script in bundles.PAGE_SCRIPTS:
-        made = bundles.build(script)
+        made = bundles.build(STATIC / script)
         if not made:
             return None
         for i, (name, data) in enumerate(made.items()):
@@ -155,6 +170,10 @@ def bundled() -> Bundled | None:
             files[served] = written
             if i == 0:
                 scripts[script] = served
+    temporary = listed.with_name(f"{listed.name}.{os.getpid()}")
+    temporary.write_text(json.dumps({"scripts": scripts, "files": sorted(files)}),
+                         encoding="utf-8")
+    os.replace(temporary, listed)  # the bundles are written already: this marks them made
     return Bundled(scripts, files)
 
 

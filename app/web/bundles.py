@@ -15,18 +15,22 @@ modules as they are (assets.py); nothing else changes.
 
 from __future__ import annotations
 
+import json
 import logging
 import subprocess
 import tempfile
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from app.web import ROOT
 
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
-STATIC = ROOT / "static"
-PAGE_SCRIPTS = ("js/game.js", "js/room.js", "js/home.js")  # what the templates load
-# esbuild takes a few tenths of a second; far longer is a stuck process, given up on well
-# inside Gunicorn's 30 s for a worker to start.
+PAGE_SCRIPTS = ("js/game.js", "js/room.js", "js/home.js")  # what the templates load, in static/
+# How esbuild is asked: a bundle made another way is another bundle (assets.py keys its
+# bundles by this, esbuild's version and the modules' content).
+OPTIONS = ("--bundle", "--minify", "--format=esm", "--splitting", "--target=es2022",
+           "--chunk-names=[name]-[hash]", "--log-level=error")
+# esbuild takes a few hundredths of a second a script; far longer is a stuck process, given up
+# on well inside Gunicorn's 30 s for a worker to start.
 SECONDS = 10
 
 
@@ -34,24 +38,29 @@ def available() -> bool:
     return ESBUILD.exists()
 
 
-def build(script: str) -> dict[str, bytes]:
-    """``script`` ("js/game.js") bundled: its files by name, the script's own ("game.js")
-    first, then its chunks ("course-5KQ2XJ3M.js", imported relative to it); {} where esbuild
-    is missing or fails (the modules are then loaded as they are)."""
+def version() -> str:
+    """The installed esbuild's version, as npm recorded it ("" where it isn't installed)."""
+    try:
+        return json.loads((ROOT / "node_modules/esbuild/package.json").read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        return ""
+
+
+def build(source: Path) -> dict[str, bytes]:
+    """The script at ``source`` (static/js/game.js) bundled: its files by name, the script's
+    own ("game.js") first, then its chunks ("course-5KQ2XJ3M.js", imported relative to it); {}
+    where esbuild is missing or fails (the modules are then loaded as they are)."""
     if not available():
         return {}
-    entry = PurePosixPath(script).name
+    entry = source.name
     with tempfile.TemporaryDirectory(prefix="boardpass-bundle-") as folder:
         try:
-            subprocess.run([str(ESBUILD), str(STATIC / script), "--bundle", "--minify",
-                            "--format=esm", "--splitting", "--target=es2022",
-                            "--chunk-names=[name]-[hash]", f"--outdir={folder}",
-                            "--log-level=error"],
+            subprocess.run([str(ESBUILD), str(source), *OPTIONS, f"--outdir={folder}"],
                            check=True, capture_output=True, timeout=SECONDS)
         except (OSError, subprocess.SubprocessError) as error:
             said = getattr(error, "stderr", b"") or b""
             logging.getLogger(__name__).warning(
-                "esbuild could not bundle %s (the page loads its modules): %s %s", script,
+                "esbuild could not bundle %s (the page loads its modules): %s %s", source,
                 error, said.decode(errors="replace")[-500:])
             return {}
         made = {path.name: path.read_bytes() for path in sorted(Path(folder).iterdir())}

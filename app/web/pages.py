@@ -295,7 +295,7 @@ def opening_status(view: dict | None, rules) -> str | None:
             or view["phase"] != "roll" or view["doubles"]:
         return None
     who = view["seats"][view["turn"]]["name"]
-    if view.get("replay", {}).get("events"):
+    if view["replay"]["events"]:
         return i18n.say(Text(N_("%(who)s, your turn, after the replay."), who=who))
     return i18n.say(Text(rules.words.your_turn, who=who))
 

@@ -16,5 +16,7 @@ if os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
 
 # A server in production never makes its store: one found missing, or unmarked, is the
 # operator's to make again (python -m app store create-table), never an empty one taken for it.
-# Its templates are compiled before the first request, not during it.
-app = create_app({"STORE_CREATE": False, "COMPILE_TEMPLATES": True})
+# A server's worker compiles its templates before its first request, not during it; a Lambda
+# instance compiles the ones its requests use (most are JSON, which need none).
+app = create_app({"STORE_CREATE": False,
+                  "COMPILE_TEMPLATES": not os.environ.get("AWS_LAMBDA_FUNCTION_NAME")})
