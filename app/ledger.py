@@ -169,19 +169,23 @@ class Ledger:
 
     def advance(self, standing: Standing, ask: str, token: str, step: int, turn: int | None,
                 start: int, device: str | None, applied=(),
-                seats: int | None = None) -> Standing | None:
+                seats: int | None = None, fixed=()) -> Standing | None:
         """Record ``token`` (``step`` steps, ``turn`` to move or None once over) as the game's
         newest link, made from the link ``standing`` is about by the request ``ask``; ``start``
         is where the steps the server played (bots) began, for answering a repeat. Returns the
         new link's standing, or None when another request moved the game on first (nothing was
         written). Every write below answers the same way. "I'm back"s other than the
-        ``applied`` ones (said since the link was read) wait for the new link."""
+        ``applied`` ones (said since the link was read) wait for the new link, and so do
+        ``fixed``, the decisions of its turn in progress a roll shown has fixed (a link made
+        mid-turn: the host added a player, the table's language changed)."""
         data = {"token": token, "step": step, "turn": turn, "from": standing.link, "ask": ask,
                 "start": start, "by": digest(device) if device else None, "opened": None,
                 "backs": [seat for seat in standing.backs if seat not in applied],
                 "made": standing.data.get("made")}
         if seats is not None:
             data["seats"] = seats
+        if fixed:
+            data["fixed"] = [list(step) for step in fixed]
         return self._write(standing, data)
 
     def reached(self, standing: Standing, when: float, device: str | None = None,

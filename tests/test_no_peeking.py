@@ -5,6 +5,8 @@ Through the API, on the SQLite store; the rule is in docs/playing.md."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from app.engine.core import CLAIM, ROLL
@@ -23,6 +25,16 @@ def keys():
 
 def moves(client, token, seat, steps):
     return client.post(f"/api/games/{token}/moves", json={"seat": seat, "steps": steps})
+
+
+def refused(answer) -> bool:
+    return answer.status_code == 409 and answer.json["error"]["code"] == "RollShown"
+
+
+def hosted_by(token: str, seat: int) -> str:
+    """The same game with ``seat`` as its host (who adds players, and makes a room)."""
+    game = Game.from_token(token, KEYS)
+    return Game(replace(game.header, host=seat), game.match, KEYS).token()
 
 
 def test_a_second_first_move_after_the_bonus_roll_was_shown_is_refused(client):
@@ -101,3 +113,69 @@ def test_a_re_roll_claimed_then_let_go_is_refused(client):
     assert finish.status_code == 409
     assert client.get(f"/api/games/{token}").json["fixed_steps"] == \
         steps + [receipt, "roll"]
+
+
+def test_adding_a_player_after_the_bonus_roll_was_shown_keeps_the_moves_before_it(client):
+    """A new link made mid-turn (the host adds a player) carries the steps a roll shown has
+    fixed: they can't be dropped on the way, nor changed on the new link."""
+    token, seat, one, other = choice_then_roll("ludo", 2, KEYS)
+    token = hosted_by(token, seat)
+    assert moves(client, token, seat, one + ["roll"]).status_code == 200  # the bonus roll, seen
+    game = Game.from_token(token, KEYS)
+    free = next(name for color, name in enumerate(game.rules.board.color_names)
+                if color not in {s.color for s in game.header.seats})
+    url, cleo = f"/api/games/{token}/players", {"name": "Cleo", "color": free}
+    for steps in ([], other, other + ["roll"]):
+        assert refused(client.post(url, json={"seat": seat, "player": cleo, "steps": steps}))
+    assert "Cleo" not in [s["name"] for s in client.get(f"/api/games/{token}").json["seats"]]
+    added = client.post(url, json={"seat": seat, "player": cleo, "steps": one + ["roll"]})
+    assert added.status_code == 201, added.json
+    new, seat = added.json["token"], added.json["turn"]  # the seats as the new link has them
+    assert client.get(f"/api/games/{new}").json["fixed_steps"] == one + ["roll"]
+    assert refused(moves(client, new, seat, other + ["roll"]))
+    assert refused(moves(client, new, seat, ["roll"]))
+    assert moves(client, new, seat, one + ["roll"]).status_code == 200
+
+
+def test_a_room_made_from_a_link_after_the_bonus_roll_was_shown_goes_on_from_it(client):
+    """Going on live in a room starts from the steps a roll shown has fixed, not before them."""
+    token, seat, one, other = choice_then_roll("ludo", 2, KEYS)
+    shown = moves(client, token, seat, one + ["roll"])
+    room = client.post(f"/api/games/{token}/room", json={"seat": seat, "timer_seconds": 0})
+    assert room.status_code == 201, room.json
+    game = Game.from_token(room.json["token"], KEYS)
+    fixed = Game.from_token(token, KEYS)
+    fixed.play_turn(seat, one + ["roll"])
+    assert game.match.steps == fixed.match.steps  # the move chosen, and the roll seen after it
+    assert room.json["dice"] == shown.json["dice"]
+
+
+def test_the_creator_s_language_switch_keeps_the_steps_a_roll_shown_fixed(client):
+    """The creator's page switching the table's language before the first link goes out makes a
+    new link: the steps a roll shown fixed stand on it too."""
+    from app.web import bookkeeping
+
+    for number in range(300):  # a first turn whose roll leaves a choice and earns another roll
+        game = Game.new("ludo", demo_seats("ludo", 2), KEYS,
+                        seed=simulation_seed("first choice", number))
+        game.hand_on()
+        seat, options = game.match.turn, game.match.legal_moves()
+        if len(options) >= 2 and not game.people_played():
+            token, first = game.token(), Game.from_token(game.token(), KEYS)
+            first.play_turn(seat, [said(options[0])])
+            first.play_forced(seat)
+            if first.turn_steps[1:2] == ["roll"]:  # rolled for the player: a roll shown
+                break
+    else:
+        raise AssertionError("no first turn with a choice and a roll after it")
+    client.set_cookie("device", "creator-phone")
+    with client.application.test_request_context(headers={"Cookie": "device=creator-phone"}):
+        bookkeeping.ledger().begin(game.header.seed, token, len(game.match.steps), seat,
+                                   bookkeeping.device())
+    fixed = moves(client, token, seat, [said(options[0])]).json["turn_steps"]
+    assert refused(moves(client, token, seat, [said(options[1])]))
+    switched = client.get(f"/api/games/{token}", query_string={"invite": "1", "lang": "es"}).json
+    new = switched["url"].rsplit("/", 1)[1]
+    assert new != token and Game.from_token(new, KEYS).header.lang == "es"
+    assert client.get(f"/api/games/{new}").json["fixed_steps"] == fixed[:2]  # to the roll
+    assert refused(moves(client, new, seat, [said(options[1])]))

@@ -166,15 +166,16 @@ def with_backs(played: Game, standing: Standing) -> Game:
     return played
 
 
-def advance(standing: Standing, ask: str, played: Game, token: str, start: int):
+def advance(standing: Standing, ask: str, played: Game, token: str, start: int, fixed=()):
     """Record ``token`` as the game's newest link: (its standing, None) when done; (None, the
     standing of the link sent from) when this browser's same request did it first (a double
     tap), to answer like it; else 409. The entry may have changed under us without the game
-    moving on (the link reached its player, someone said "I'm back"): then try again."""
+    moving on (the link reached its player, someone said "I'm back"): then try again.
+    ``fixed``: the steps of the new link's turn in progress a roll shown has fixed."""
     applied = standing.backs  # with_backs gave the game these
     for _attempt in range(3):
         made = ledger().advance(standing, ask, token, len(played.match.steps), to_move(played),
-                                start, device(), applied, len(played.header.seats))
+                                start, device(), applied, len(played.header.seats), fixed)
         if made:
             return made, None
         standing = ledger().again(standing)

@@ -46,7 +46,8 @@ def read_game(token: str, since: int | None = None, invite: bool = False,
         switched = with_lang(played, asked_lang)
         if ledger().advance(standing, request_digest("lang", {"invite": "1", "lang": asked_lang}),
                             switched.token(), len(played.match.steps), to_move(played),
-                            len(played.match.steps), device(), seats=len(played.header.seats)):
+                            len(played.match.steps), device(), seats=len(played.header.seats),
+                            fixed=standing.fixed):
             played, token = switched, switched.token()
     elif standing is not None and current and standing.opened is None and not played.over:
         try:  # the link reached its player (unless this is the browser that made it)

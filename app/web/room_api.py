@@ -291,6 +291,8 @@ def from_link(token):
     standing = current_standing(played, token)
     for away in sorted(played.away()):
         played = played.with_player_back(away)
+    for index, _ in standing.fixed:  # a roll shown after choices of the turn: the room goes on
+        played.step(index)           # from it, never from before them
     color = played.header.seats[seat].color
     return _joined(open_room(played, color, lambda code: ledger().into_room(standing, code),
                              timer), color, None, 201)

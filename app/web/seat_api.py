@@ -10,7 +10,7 @@ from app import i18n
 from app.ledger import request_digest
 from app.link import Seat, seat_of
 from app.play import Game, TurnError
-from app.web.bookkeeping import advance, ledger, standing_of, with_backs
+from app.web.bookkeeping import advance, fix, ledger, standing_of, with_backs
 from app.web.loading import game_at
 from app.web.parse import (BadRequest, MovedOn, TableFull, WrongSeat, json_body, message,
                            parse_lang, seat_number)
@@ -47,6 +47,8 @@ def add_player(token):
     steps = data.get("steps", [])
     if not isinstance(steps, list) or len(steps) > 200:
         raise BadRequest(message("steps"))
+    if standing.fixed:  # a roll shown after the host's choices: the new link can't undo them
+        standing = fix(standing, _turn_on(token, played.match.turn, steps))
     lang = parse_lang(data.get("lang"), played.header.lang)
     player = _newcomer(played, data.get("player"), lang)
     # A table still being set (nobody played a step of their own) starts again with the
@@ -59,9 +61,8 @@ def add_player(token):
     if setting:
         joined.hand_on()
     new_token = joined.token()
-    if steps:
-        _check_turn_goes_on(seats[played.match.turn].color, new_token, steps)
-    _, repeat = advance(standing, ask, joined, new_token, len(joined.match.steps))
+    fixed = _check_turn_goes_on(seats[played.match.turn].color, new_token, steps) if steps else []
+    _, repeat = advance(standing, ask, joined, new_token, len(joined.match.steps), fixed)
     if repeat:
         return jsonify(answer_again(repeat, None, invite=True)), 201
     body = with_link(game_view(joined, new_token, lang=i18n.page_lang()), new_token)
@@ -88,15 +89,25 @@ def _newcomer(played: Game, player, lang: str) -> Seat:
     return newcomer
 
 
-def _check_turn_goes_on(mover: int, token: str, steps: list) -> None:
+def _turn_on(token: str, seat: int, steps: list) -> Game:
+    """The game at ``token`` with ``seat``'s turn in progress (``steps``) played on it."""
+    game = Game.from_token(token, keys())
+    game.play_turn(seat, steps, now=now())
+    return game
+
+
+def _check_turn_goes_on(mover: int, token: str, steps: list) -> list[tuple[int, int]]:
     """The turn in progress of the player on color ``mover`` (``steps``) must go on the same on
-    the new link (``token``), or the host would lose it: refused (409) if it doesn't."""
+    the new link (``token``), or the host would lose it: refused (409) if it doesn't. Returns
+    the steps of it a roll shown has fixed, as the new link has them."""
     check = Game.from_token(token, keys())
+    start = len(check.match.steps)
     seat = seat_of(check.header.seats, mover)
     try:
         check.play_turn(seat, steps, now=now())
     except TurnError as error:
         raise WrongSeat(message("turn_lost", reason=i18n.say(error.args[0]))) from None
+    return check.fixed(start)
 
 
 @bp.post("/games/<token>/back")
