@@ -29,6 +29,7 @@ from app.store import Entry, Store
 ENTRY_DAYS = 365  # a game's entry lives this long after its newest link was made
 BEGIN_DAYS = 7  # a new game's, until its first link is played (creating games costs no more)
 DAY = 24 * 3600
+CLAIM_POINTS = 4  # claim points of a turn in progress remembered (a turn reaches one or two)
 
 
 def digest(text: str) -> str:
@@ -119,6 +120,12 @@ class Standing:
         return [tuple(step) for step in self.data.get("fixed", [])] if self.known else []
 
     @property
+    def claims(self) -> dict[str, float]:
+        """When each claim point of this (newest) link's turn in progress was first shown, by
+        its name (``Game.claim_point``)."""
+        return dict(self.data.get("claims", {})) if self.known else {}
+
+    @property
     def backs(self) -> list[int]:
         """Seats that said "I'm back" since the newest link was made: this link applies them."""
         return list(self.data.get("backs", [])) if self.current else []
@@ -206,6 +213,14 @@ class Ledger:
         ``decisions``: they are the turn's from now on. Written before the roll is answered."""
         data = self._newest(standing)
         data["fixed"] = [list(step) for step in decisions]
+        return self._write(standing, data)
+
+    def claim_shown(self, standing: Standing, point: str, when: float) -> Standing | None:
+        """Record that the claim point ``point`` of the current link's turn in progress was
+        first shown at ``when`` (the last few a turn reached: an Undo can lead to another)."""
+        data = self._newest(standing)
+        shown = list(standing.claims.items())[-(CLAIM_POINTS - 1):]
+        data["claims"] = dict(shown, **{point: when})
         return self._write(standing, data)
 
     def come_back(self, standing: Standing, seat: int) -> Standing | None:

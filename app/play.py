@@ -371,9 +371,11 @@ class Game:
         """The ticket for claiming the re-roll at this claim point, issued at ``now``."""
         if self.match.phase != CLAIM:
             raise TurnError(N_("There is no re-roll to claim."))
-        return claims.ticket(self.keys, self._binding(), now)
+        return claims.ticket(self.keys, self.claim_point(), now)
 
-    def _binding(self) -> str:
+    def claim_point(self) -> str:
+        """This claim point's name (a digest of the link and every step since): a ticket
+        belongs to it, and the server remembers when it was first shown."""
         return claims.game_binding(self.source, self.match.steps)
 
     def _claim(self, step, now: float):
@@ -386,10 +388,10 @@ class Game:
             raise TurnError(N_("Claim the re-roll or let it go first."))
         try:
             if "claim" in step:
-                step = {"claimed": claims.receipt_for(self.keys, self._binding(), step["claim"],
+                step = {"claimed": claims.receipt_for(self.keys, self.claim_point(), step["claim"],
                                                       now)}
             else:
-                claims.check_receipt(self.keys, self._binding(), step["claimed"])
+                claims.check_receipt(self.keys, self.claim_point(), step["claimed"])
         except claims.ClaimMissed as error:
             raise ClaimMissed(*error.args) from None  # the message, still marked for translation
         except claims.ClaimError as error:

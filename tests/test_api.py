@@ -701,6 +701,26 @@ def test_a_late_claim_is_a_409_and_the_page_then_lets_it_go(client, monkeypatch)
     assert events[-1]["kind"] == "miss" and events[-1]["seat"] == seat
 
 
+def test_asking_again_at_a_claim_point_never_renews_its_window(client, monkeypatch):
+    """The window runs from when the claim point was first shown on the link: a reload, or the
+    API asked again, gets what is left of it, never a fresh five seconds."""
+    import time
+    token, seat, steps = red_arse_claim_point()
+    url, start = f"/api/games/{token}/moves", time.time()
+    monkeypatch.setitem(client.application.config, "CLOCK", lambda: start)
+    first = client.post(url, json={"seat": seat, "steps": steps}).json["claim"]
+    monkeypatch.setitem(client.application.config, "CLOCK", lambda: start + 2)
+    within = client.post(url, json={"seat": seat, "steps": steps}).json["claim"]
+    assert within == {"ticket": first["ticket"], "seconds": 3}
+    monkeypatch.setitem(client.application.config, "CLOCK", lambda: start + 9)
+    after = client.post(url, json={"seat": seat, "steps": steps}).json["claim"]
+    assert after == {"ticket": first["ticket"], "seconds": 0}
+    late = client.post(url, json={"seat": seat, "steps": steps + [{"claim": after["ticket"]}, "roll"]})
+    assert_error(late, 409)
+    assert late.json["error"]["code"] == "ClaimMissed"
+    assert client.post(url, json={"seat": seat, "steps": steps + ["miss"]}).status_code == 200
+
+
 def test_claim_steps_that_are_not_claims_are_refused(client):
     token, seat, steps = red_arse_claim_point()
     url = f"/api/games/{token}/moves"

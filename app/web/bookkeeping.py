@@ -211,3 +211,20 @@ def fix(standing: Standing, played: Game, fewer: bool = False) -> Standing:
         if not standing.current:
             raise MovedOn(message("moved_on"))
     raise MovedOn(message("try_again"))
+
+
+def claim_shown(standing: Standing, played: Game, moment: float) -> float:
+    """When ``played``'s claim point was first shown on this link (recorded now, ``moment``,
+    the first time): its window runs from then however often it is asked for again (a reload,
+    the API), so a re-roll can't be weighed at leisure and claimed late."""
+    point = played.claim_point()
+    for _attempt in range(3):
+        if point in standing.claims:
+            return standing.claims[point]
+        if ledger().claim_shown(standing, point, moment):
+            return moment
+        standing = ledger().again(standing)  # another request wrote first: check again
+        if not standing.current:
+            raise MovedOn(message("moved_on"))
+    raise MovedOn(message("try_again"))
+

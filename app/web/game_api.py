@@ -15,8 +15,8 @@ from app.engine.core import CLAIM
 from app.engine.ludo import ludo_options
 from app.ledger import Standing, request_digest
 from app.play import Game, TurnError
-from app.web.bookkeeping import (advance, begin, device, fix, host_here, ledger, to_move,
-                                 with_backs)
+from app.web.bookkeeping import (advance, begin, claim_shown, device, fix, host_here, ledger,
+                                 to_move, with_backs)
 from app.web.loading import game_at
 from app.web.parse import (BadRequest, MovedOn, NotHost, TooEarly, WrongSeat, json_body, message,
                            parse_deadline, parse_lang, seat_number, since_arg)
@@ -78,8 +78,11 @@ def moves(token):
     view["turn_over"] = done
     view["turn_steps"] = played.turn_steps
     view["turn_forced"] = forced_steps(played)
-    if played.match.phase == CLAIM:
-        view["claim"] = {"ticket": played.claim_ticket(now()), "seconds": CLAIM_SECONDS}
+    if played.match.phase == CLAIM:  # the window runs from when the claim point first showed
+        moment = now()
+        shown = claim_shown(standing, played, moment)
+        view["claim"] = {"ticket": played.claim_ticket(shown),
+                         "seconds": max(0, round(CLAIM_SECONDS - (moment - shown)))}
     return jsonify(view)
 
 
