@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from contextlib import closing
 
 import pytest
 
@@ -337,3 +338,115 @@ def test_an_older_copy_of_a_sqlite_store_restored_in_place_plays_no_older_link(t
                        json={"seat": view["turn"], "steps": ["roll"]}).status_code == 503
     assert main(["store", "accept", "--url", f"sqlite:///{path}"]) == 0
     assert server.post(f"/api/games/{view['token']}/turn", json=turn).status_code == 200
+
+
+def _restore_older_copy(path):
+    """What ``cp backup.db store.db`` does under a running server, after one more turn: a
+    function that puts the copy taken now back in place (the same file, older contents)."""
+    import shutil
+
+    def checkpoint():  # the WAL written into the file, as SQLite does every 1000 pages
+        with closing(sqlite3.connect(path)) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    checkpoint()
+    backup = path.with_name("backup.db")
+    shutil.copyfile(path, backup)
+
+    def restore():
+        checkpoint()
+        inode = path.stat().st_ino
+        shutil.copyfile(backup, path)
+        assert path.stat().st_ino == inode
+
+    return restore
+
+
+def _contents(path):
+    with closing(sqlite3.connect(path)) as db:
+        return (db.execute("SELECT * FROM mark").fetchall(),
+                db.execute("SELECT * FROM entries ORDER BY key").fetchall())
+
+
+def test_an_older_copy_restored_in_place_plays_no_older_link_on_a_worker_started_after(
+        tmp_path):
+    """Gunicorn recycles a worker after ``cp backup.db store.db``: the new worker has seen
+    nothing, yet refuses the older copy too (the high-water mark beside the file), and writes
+    nothing in it, so the worker that was running goes on refusing it; until the operator
+    accepts the copy, and then both play."""
+    from app.cli import main
+
+    path = tmp_path / "store.db"
+    assert main(["store", "create-table", "--url", f"sqlite:///{path}"]) == 0
+    worker = _production(path)
+    view = _new_game(worker)
+    restore = _restore_older_copy(path)
+    turn = _turn(worker, view)
+    assert worker.post(f"/api/games/{view['token']}/turn", json=turn).status_code == 200
+    restore()
+    restored = _contents(path)
+    recycled = _production(path)
+    assert recycled.get(f"/api/games/{view['token']}").status_code == 200  # it still shows
+    for client in (recycled, worker):
+        refused = client.post(f"/api/games/{view['token']}/turn", json=turn)
+        assert refused.status_code == 503, refused.json
+        assert refused.json["error"]["code"] == "StoreUnavailable"
+        assert client.post(f"/api/games/{view['token']}/moves",
+                           json={"seat": view["turn"], "steps": ["roll"]}).status_code == 503
+        assert _contents(path) == restored  # nothing written in the copy
+    assert main(["store", "accept", "--url", f"sqlite:///{path}"]) == 0
+    assert recycled.post(f"/api/games/{view['token']}/moves",
+                         json={"seat": view["turn"], "steps": ["roll"]}).status_code == 200
+    assert worker.post(f"/api/games/{view['token']}/turn", json=turn).status_code == 200
+
+
+def test_a_sqlite_store_made_at_first_use_keeps_its_high_water_mark_too(tmp_path):
+    """The development server (and the tests) make their store at first use: the mark beside
+    it is written then, so an older copy restored in place is refused by a server started
+    after it as well."""
+    from app.keys import Keys
+    from app.web import create_app
+
+    path = tmp_path / "store.db"
+
+    def development():
+        return create_app({"KEYS": Keys.for_tests("store"), "TESTING": True,
+                           "STORE_URL": f"sqlite:///{path}", "ANALYSIS_WORKERS": 0}).test_client()
+
+    server = development()
+    view = _new_game(server)
+    assert path.with_name("store.db.seen").exists()
+    restore = _restore_older_copy(path)
+    turn = _turn(server, view)
+    assert server.post(f"/api/games/{view['token']}/turn", json=turn).status_code == 200
+    restore()
+    refused = development().post(f"/api/games/{view['token']}/turn", json=turn)
+    assert refused.status_code == 503, refused.json
+
+
+def test_a_sqlite_store_without_its_high_water_mark_is_taken_as_it_is_and_given_one(tmp_path,
+                                                                                     clock):
+    """A marked store found with no file beside it (made by an older release) is taken as it
+    is, and the file written; one that can't be read is refused until ``store accept``."""
+    from app.cli import main
+
+    path = tmp_path / "store.db"
+    beside = tmp_path / "store.db.seen"
+    assert main(["store", "create-table", "--url", f"sqlite:///{path}"]) == 0
+    beside.unlink()
+    store = open_store(f"sqlite:///{path}", clock)
+    try:
+        assert store.add("k", {"n": 1}, NOW + 60)
+        [(_, mark, generation)] = _contents(path)[0]
+        assert beside.read_text().split()[:2] == [mark, f"{generation:020d}"]
+    finally:
+        store.close()
+    beside.write_text("not a mark\n")
+    store = open_store(f"sqlite:///{path}", clock)
+    try:
+        with pytest.raises(StoreUnavailable, match="store accept"):
+            store.get("k")
+        assert main(["store", "accept", "--url", f"sqlite:///{path}"]) == 0
+        assert store.get("k").data == {"n": 1}
+    finally:
+        store.close()
