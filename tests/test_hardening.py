@@ -305,6 +305,7 @@ def test_nothing_public_or_cacheable_carries_a_cookie(client, api):
 
 
 FORM = {"game": "parcheesi", "play0": "1", "color0": "yellow", "play1": "1", "color1": "red"}
+RESEND = "links must arrive whole"  # what a broken link's page asks
 
 
 @pytest.mark.parametrize("headers", [
@@ -318,6 +319,7 @@ def test_a_form_or_an_api_call_from_another_site_changes_nothing(client, api, he
     page = client.post("/new", data=FORM, headers=headers)
     assert page.status_code == 403 and "Location" not in page.headers
     assert "another website" in page.get_data(as_text=True)
+    assert RESEND not in page.get_data(as_text=True)  # no link broke: nothing to send again
     made = client.post("/api/games", json={"game": "parcheesi", "players": PLAYERS},
                        headers=headers)
     assert made.status_code == 403 and made.json["error"]["code"] == "CrossSite"
@@ -357,5 +359,25 @@ def test_making_games_is_limited_per_address_by_the_form_and_the_api_together(tm
     assert refused.json["error"]["code"] == "TooManyRequests" and refused.headers["Retry-After"]
     page = client.post("/new", data=FORM)
     assert page.status_code == 429 and "wait a little" in page.get_data(as_text=True)
+    assert RESEND not in page.get_data(as_text=True)
     assert client.post("/api/games", json=body,
                        environ_base={"REMOTE_ADDR": "10.0.0.2"}).status_code == 201
+
+
+def test_only_a_link_broken_on_its_way_is_asked_for_again(client, api):
+    """A link cut off, changed or run on into more text is asked for again, in the page's
+    language; a page that says why something else was refused doesn't ask it."""
+    token = api.create()["token"]
+    payload, signature = token.split(".")
+    for broken in [payload, f"{payload}.{signature[:-1]}X", f"{token}x" * 200]:
+        page = client.get(f"/g/{broken}").get_data(as_text=True)
+        assert "This link doesn" in page and RESEND in page, broken[:40]
+    assert RESEND in client.get("/g/").get_data(as_text=True)  # cut off after /g/
+    for refused in [client.get("/nowhere"), client.post("/new", data={"game": "parcheesi"}),
+                    client.post("/new", data=FORM, headers={"Sec-Fetch-Site": "cross-site"})]:
+        assert RESEND not in refused.get_data(as_text=True), refused.status
+    spanish = client.application.test_client()
+    page = spanish.get(f"/g/{payload}?lang=es").get_data(as_text=True)
+    assert "pedile que te lo vuelva a mandar" in page
+    refused = spanish.post("/new", data=FORM, headers={"Origin": "https://evil.example"})
+    assert "vuelva a mandar" not in refused.get_data(as_text=True)

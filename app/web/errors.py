@@ -11,7 +11,7 @@ from flask import Flask, current_app, render_template, request
 
 from app import i18n
 from app.engine.text import N_
-from app.link import LinkError
+from app.link import BadSignature, LinkError, MalformedLink, OversizedLink, TruncatedLink
 from app.play import ClaimMissed, TurnError
 from app.push import BadSubscription
 from app.store import StoreUnavailable
@@ -34,6 +34,10 @@ HTTP_ERRORS = {
 }
 
 RETRY_SECONDS = 30  # the store down: when to try again
+# Links broken on their way (cut off, changed, run together with more): the page asks for the
+# link again. Not a link from another version, nor one whose moves don't fit the game: sent
+# again, it would be the same.
+BROKEN = (TruncatedLink, BadSignature, MalformedLink, OversizedLink)
 
 
 def init_app(app: Flask) -> None:
@@ -54,15 +58,18 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(500, server_error)
 
 
-def error_answer(title: str, message: str, status: int, code: str, typed: str | None = None):
+def error_answer(title: str, message: str, status: int, code: str, typed: str | None = None,
+                 broken: bool = False):
     """The same error as JSON under /api/, as a friendly page elsewhere, in the request's
     language (``title`` and ``message`` are marked messages: ``N_`` or ``Text``). ``typed``: a
-    room code that found no room, offered again in the code field to correct."""
+    room code that found no room, offered again in the code field to correct. ``broken``: a
+    link that broke on its way, which the page asks to have sent again."""
     message = i18n.say(message)
     if request.path.startswith("/api/"):
         return {"error": {"code": code, "message": message}}, status
     return render_template("error.html", title=i18n.say(title), message=message,
-                           status=status, join_form=typed is not None, typed=typed), status
+                           status=status, join_form=typed is not None, typed=typed,
+                           broken=broken), status
 
 
 def link_error(error):
@@ -70,7 +77,7 @@ def link_error(error):
     if preview.page_asked():
         status = 200  # the page that says why, with Boardpass's own preview (previews.md)
     return error_answer(N_("This link doesn't work"), error.args[0], status,
-                        type(error).__name__)
+                        type(error).__name__, broken=isinstance(error, BROKEN))
 
 
 def request_error(error):
@@ -107,8 +114,9 @@ def cross_site(_error):
 
 
 def not_found(error):
+    # A game's link cut off after /g/ (or run on past its token) leads nowhere: asked again.
     return error_answer(N_("Nothing here"), N_("This address doesn't lead to a game."), 404,
-                        "NotFound")
+                        "NotFound", broken=request.path.startswith("/g/"))
 
 
 def http_error(error):
