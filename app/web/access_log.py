@@ -187,10 +187,17 @@ def query_shown(query: str, decoded: bool = False) -> str:
 
 def _links_in(text: str) -> str:
     """``text`` with each link's token replaced by its digest; all of it, when it holds a link
-    only once rid of its white space and pluses (a link a phone broke)."""
-    text = TOKEN.sub(lambda match: "link:" + digest(match.group(0)), text)
-    broken = TOKEN.search("".join(text.split()).replace("+", ""))
-    return "link:" + digest(broken.group(0)) if broken else text
+    only once rid of its white space and pluses (a link a phone broke), where a part of it
+    would look like a whole link.
+
+    >>> _links_in("AQICAAIAA0FuYRADQmVu.-wEmSmrkU c9nk-UnyfaPeQ")  # the link's own digest
+    'link:BmjH7H9kdJds44o-'
+    """
+    joined = "".join(text.split()).replace("+", "")
+    for found in TOKEN.finditer(joined):
+        if found.group(0) not in text:  # broken in the text: none of it is shown
+            return "link:" + digest(found.group(0))
+    return TOKEN.sub(lambda match: "link:" + digest(match.group(0)), text)
 
 
 def _wsgi_path(path: str) -> str:
