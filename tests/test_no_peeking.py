@@ -179,3 +179,35 @@ def test_the_creator_s_language_switch_keeps_the_steps_a_roll_shown_fixed(client
     assert new != token and Game.from_token(new, KEYS).header.lang == "es"
     assert client.get(f"/api/games/{new}").json["fixed_steps"] == fixed[:2]  # to the roll
     assert refused(moves(client, new, seat, [said(options[1])]))
+
+
+def test_a_roll_shown_while_a_new_link_is_being_made_sends_the_request_back(client, monkeypatch):
+    """The host adds a player at the very moment another tab's answer shows the bonus roll: the
+    new link, checked against no fixed steps, loses its write to that tab's; it is then not made
+    without them but refused, to be asked again (and checked again)."""
+    from app.ledger import Ledger
+
+    token, seat, one, other = choice_then_roll("ludo", 2, KEYS)
+    token = hosted_by(token, seat)
+    game = Game.from_token(token, KEYS)
+    start = len(game.match.steps)
+    game.play_turn(seat, one + ["roll"])
+    advance = Ledger.advance
+
+    def other_tab_first(self, standing, *args, **kwargs):
+        monkeypatch.setattr(Ledger, "advance", advance)
+        assert self.fix(standing, game.fixed(start))  # the other tab's /moves, shown the roll
+        return None
+
+    monkeypatch.setattr(Ledger, "advance", other_tab_first)
+    free = next(name for color, name in enumerate(game.rules.board.color_names)
+                if color not in {s.color for s in game.header.seats})
+    added = client.post(f"/api/games/{token}/players",
+                        json={"seat": seat, "player": {"name": "Cleo", "color": free}})
+    assert added.status_code == 409 and added.json["error"]["code"] == "MovedOn"
+    assert "try again" in added.json["error"]["message"]
+    assert client.get(f"/api/games/{token}").json["fixed_steps"] == one + ["roll"]
+    assert refused(moves(client, token, seat, other + ["roll"]))
+    again = client.post(f"/api/games/{token}/players",
+                        json={"seat": seat, "player": {"name": "Cleo", "color": free}})
+    assert refused(again)

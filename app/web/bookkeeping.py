@@ -173,6 +173,7 @@ def advance(standing: Standing, ask: str, played: Game, token: str, start: int, 
     moving on (the link reached its player, someone said "I'm back"): then try again.
     ``fixed``: the steps of the new link's turn in progress a roll shown has fixed."""
     applied = standing.backs  # with_backs gave the game these
+    checked = standing.fixed  # what the request's steps were checked against (``fix``)
     for _attempt in range(3):
         made = ledger().advance(standing, ask, token, len(played.match.steps), to_move(played),
                                 start, device(), applied, len(played.header.seats), fixed)
@@ -185,6 +186,8 @@ def advance(standing: Standing, ask: str, played: Game, token: str, start: int, 
             return None, standing
         if not standing.known:
             raise MovedOn(message("moved_on"))
+        if standing.fixed != checked:  # a roll shown meanwhile fixed steps: check them again
+            raise MovedOn(message("try_again"))
     raise MovedOn(message("try_again"))
 
 
