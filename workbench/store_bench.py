@@ -59,7 +59,8 @@ def store_bench(url: str | None, games: int = 20, turns: int = 10) -> dict:
     turns each."""
 
     app = bench_app(Keys.for_tests("store-bench"), url, TEXTS_PER_NUMBER_HOUR=10**6,
-                    TEXTS_PER_NUMBER_DAY=10**6, TEXTS_PER_DAY=10**6)
+                    TEXTS_PER_NUMBER_DAY=10**6, TEXTS_PER_DAY=10**6,
+                    GAMES_PER_ADDRESS="1000000 per hour")  # runs again on one --url
     url = app.config["STORE_URL"]
     metered = Metered(open_store(url, create=True))
     app.extensions["boardpass.store"] = metered
