@@ -29,7 +29,7 @@ from app.store import Entry, Store
 ENTRY_DAYS = 365  # a game's entry lives this long after its newest link was made
 BEGIN_DAYS = 7  # a new game's, until its first link is played (creating games costs no more)
 DAY = 24 * 3600
-CLAIM_POINTS = 4  # claim points of a turn in progress remembered (a turn reaches one or two)
+CLAIM_POINTS = 8  # claim points of a turn in progress remembered (a turn reaches one or two)
 
 
 def digest(text: str) -> str:
@@ -217,10 +217,9 @@ class Ledger:
 
     def claim_shown(self, standing: Standing, point: str, when: float) -> Standing | None:
         """Record that the claim point ``point`` of the current link's turn in progress was
-        first shown at ``when`` (the last few a turn reached: an Undo can lead to another)."""
+        first shown at ``when`` (beside the others it has shown: an Undo can lead to another)."""
         data = self._newest(standing)
-        shown = list(standing.claims.items())[-(CLAIM_POINTS - 1):]
-        data["claims"] = dict(shown, **{point: when})
+        data["claims"] = dict(standing.claims, **{point: when})
         return self._write(standing, data)
 
     def come_back(self, standing: Standing, seat: int) -> Standing | None:

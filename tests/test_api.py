@@ -721,6 +721,30 @@ def test_asking_again_at_a_claim_point_never_renews_its_window(client, monkeypat
     assert client.post(url, json={"seat": seat, "steps": steps + ["miss"]}).status_code == 200
 
 
+def test_walking_through_claim_points_renews_no_window_and_writes_no_more(client, monkeypatch):
+    """A turn shows one or two claim points; a client walking through every move that earns a
+    re-roll, past ``CLAIM_POINTS`` of them, meets a window as old as the first, and the store
+    is written no more."""
+    import time
+    from app.ledger import CLAIM_POINTS
+    from app.web import bookkeeping
+    token, seat, steps = red_arse_claim_point()
+    game, start = Game.from_token(token, KEYS), time.time()
+    with client.application.test_request_context():
+        standing = bookkeeping.standing_of(game, token)
+        for n in range(CLAIM_POINTS):  # as many others shown already, the first a minute ago
+            standing = bookkeeping.ledger().claim_shown(standing, f"another {n}", start - 60 + n)
+    monkeypatch.setitem(client.application.config, "CLOCK", lambda: start)
+    url = f"/api/games/{token}/moves"
+    shown = client.post(url, json={"seat": seat, "steps": steps}).json["claim"]
+    assert shown["seconds"] == 0
+    late = client.post(url, json={"seat": seat, "steps": steps + [{"claim": shown["ticket"]}, "roll"]})
+    assert_error(late, 409)
+    assert late.json["error"]["code"] == "ClaimMissed"
+    with client.application.test_request_context():
+        assert bookkeeping.standing_of(game, token).entry == standing.entry  # nothing written
+
+
 def test_claim_steps_that_are_not_claims_are_refused(client):
     token, seat, steps = red_arse_claim_point()
     url = f"/api/games/{token}/moves"

@@ -18,7 +18,7 @@ import threading
 
 from flask import current_app, request
 
-from app.ledger import Ledger, Standing
+from app.ledger import CLAIM_POINTS, Ledger, Standing
 from app.outbox import Limits, Outbox
 from app.play import Game
 from app.store import Store, StoreUnavailable, open_store
@@ -166,6 +166,17 @@ def with_backs(played: Game, standing: Standing) -> Game:
     return played
 
 
+def with_fixed(played: Game, standing: Standing, watch=None) -> Game:
+    """``played`` (the link ``standing`` is about) with the steps of its turn in progress that a
+    roll shown has fixed played on it (``watch(match)`` after each): where any later play of
+    the turn starts, whoever plays it (the page, the server for an absent player, a room)."""
+    for index, _ in standing.fixed:
+        played.step(index)
+        if watch:
+            watch(played.match)
+    return played
+
+
 def advance(standing: Standing, ask: str, played: Game, token: str, start: int, fixed=()):
     """Record ``token`` as the game's newest link: (its standing, None) when done; (None, the
     standing of the link sent from) when this browser's same request did it first (a double
@@ -219,15 +230,18 @@ def fix(standing: Standing, played: Game, fewer: bool = False) -> Standing:
 def claim_shown(standing: Standing, played: Game, moment: float) -> float:
     """When ``played``'s claim point was first shown on this link (recorded now, ``moment``,
     the first time): its window runs from then however often it is asked for again (a reload,
-    the API), so a re-roll can't be weighed at leisure and claimed late."""
+    the API), so a re-roll can't be weighed at leisure and claimed late. A turn reaches one or
+    two; past ``CLAIM_POINTS`` (a client walking through every move that earns a re-roll), a
+    new one is as old as the first, and nothing more is written."""
     point = played.claim_point()
     for _attempt in range(3):
         if point in standing.claims:
             return standing.claims[point]
+        if len(standing.claims) >= CLAIM_POINTS:  # more than a turn reaches: no more writes,
+            return min(standing.claims.values())  # and no window newer than the first
         if ledger().claim_shown(standing, point, moment):
             return moment
         standing = ledger().again(standing)  # another request wrote first: check again
         if not standing.current:
             raise MovedOn(message("moved_on"))
     raise MovedOn(message("try_again"))
-

@@ -16,7 +16,7 @@ from app.engine.ludo import ludo_options
 from app.ledger import Standing, request_digest
 from app.play import Game, TurnError
 from app.web.bookkeeping import (advance, begin, claim_shown, device, fix, host_here, ledger,
-                                 to_move, with_backs)
+                                 to_move, with_backs, with_fixed)
 from app.web.loading import game_at
 from app.web.parse import (BadRequest, MovedOn, NotHost, TooEarly, WrongSeat, json_body, message,
                            parse_deadline, parse_lang, seat_number, since_arg)
@@ -132,9 +132,7 @@ def absent(token):
     known = {s.phone for s in played.header.seats}
     start = len(played.match.steps)
     recorder = _recorder(played)
-    for index, _ in standing.fixed:  # the absent player's own steps a roll shown has fixed
-        played.step(index)
-        recorder(played.match)
+    played = with_fixed(played, standing, recorder)  # the absent player's own, since a roll shown
     played = played.stamped(standing.opened)
     played.play_for_absent(moment, recorder)
     # Back to the absent player (the others are bots): their own text below says so.

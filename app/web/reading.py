@@ -13,7 +13,8 @@ from app.ledger import request_digest
 from app.link import LANGUAGES
 from app.play import Game
 from app.store import StoreUnavailable
-from app.web.bookkeeping import device, host_here, ledger, standing_of, to_move, with_backs
+from app.web.bookkeeping import (device, host_here, ledger, standing_of, to_move, with_backs,
+                                 with_fixed)
 from app.web.texting import send_link
 from app.web.turns import (fill_deadline, humans_played, keys, moved_on, now, with_lang,
                            with_link)
@@ -75,7 +76,4 @@ def fixed_steps(token: str, standing) -> list:
     from them."""
     if not standing.fixed:
         return []
-    again = Game.from_token(token, keys())
-    for index, _ in standing.fixed:
-        again.step(index)
-    return again.steps_since(standing.step)
+    return with_fixed(Game.from_token(token, keys()), standing).steps_since(standing.step)

@@ -23,7 +23,7 @@ from app.names import clean as clean_name
 from app.play import DISQUALIFY_AFTER, Game, TurnError
 from app.rooms import SPEEDS, Room
 from app.web import bookkeeping
-from app.web.bookkeeping import current_standing, ledger
+from app.web.bookkeeping import current_standing, ledger, with_fixed
 from app.web.limits import limits
 from app.web.live_rooms import (device_digest, due, find, lobby_game, open_room, parse_timer,
                                 record_new, room_url, rooms)
@@ -291,8 +291,7 @@ def from_link(token):
     standing = current_standing(played, token)
     for away in sorted(played.away()):
         played = played.with_player_back(away)
-    for index, _ in standing.fixed:  # a roll shown after choices of the turn: the room goes on
-        played.step(index)           # from it, never from before them
+    played = with_fixed(played, standing)  # never from before a roll shown
     color = played.header.seats[seat].color
     return _joined(open_room(played, color, lambda code: ledger().into_room(standing, code),
                              timer), color, None, 201)

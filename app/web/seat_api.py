@@ -48,7 +48,7 @@ def add_player(token):
     if not isinstance(steps, list) or len(steps) > 200:
         raise BadRequest(message("steps"))
     if standing.fixed:  # a roll shown after the host's choices: the new link can't undo them
-        standing = fix(standing, _turn_on(token, played.match.turn, steps))
+        standing = fix(standing, _turn_on(token, seats[played.match.turn].color, steps)[0])
     lang = parse_lang(data.get("lang"), played.header.lang)
     player = _newcomer(played, data.get("player"), lang)
     # A table still being set (nobody played a step of their own) starts again with the
@@ -89,22 +89,21 @@ def _newcomer(played: Game, player, lang: str) -> Seat:
     return newcomer
 
 
-def _turn_on(token: str, seat: int, steps: list) -> Game:
-    """The game at ``token`` with ``seat``'s turn in progress (``steps``) played on it."""
+def _turn_on(token: str, mover: int, steps: list) -> tuple[Game, int]:
+    """The game at ``token`` with the turn in progress of the player on color ``mover``
+    (``steps``) played on it, and the step that turn began at."""
     game = Game.from_token(token, keys())
-    game.play_turn(seat, steps, now=now())
-    return game
+    start = len(game.match.steps)
+    game.play_turn(seat_of(game.header.seats, mover), steps, now=now())
+    return game, start
 
 
 def _check_turn_goes_on(mover: int, token: str, steps: list) -> list[tuple[int, int]]:
     """The turn in progress of the player on color ``mover`` (``steps``) must go on the same on
     the new link (``token``), or the host would lose it: refused (409) if it doesn't. Returns
     the steps of it a roll shown has fixed, as the new link has them."""
-    check = Game.from_token(token, keys())
-    start = len(check.match.steps)
-    seat = seat_of(check.header.seats, mover)
     try:
-        check.play_turn(seat, steps, now=now())
+        check, start = _turn_on(token, mover, steps)
     except TurnError as error:
         raise WrongSeat(message("turn_lost", reason=i18n.say(error.args[0]))) from None
     return check.fixed(start)

@@ -7,9 +7,11 @@ import os
 
 from app.web import create_app
 
+ON_LAMBDA = bool(os.environ.get("AWS_LAMBDA_FUNCTION_NAME"))
+
 # On Lambda the code folder is read-only, so the development-key fallback would make new keys at
 # every cold start: links would stop working and dice would change. Refuse to start instead.
-if os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+if ON_LAMBDA:
     for _name in ("SIGNING_KEYS", "DICE_KEY"):
         if not os.environ.get(_name, "").replace(",", "").strip():
             raise RuntimeError(f"{_name} is not set on this Lambda function: see docs/deploy.md")
@@ -19,4 +21,4 @@ if os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
 # A server's worker compiles its templates before its first request, not during it; a Lambda
 # instance compiles the ones its requests use (most are JSON, which need none).
 app = create_app({"STORE_CREATE": False,
-                  "COMPILE_TEMPLATES": not os.environ.get("AWS_LAMBDA_FUNCTION_NAME")})
+                  "COMPILE_TEMPLATES": not ON_LAMBDA})
